@@ -1,0 +1,105 @@
+"""Barcode texts the scanner can send, parsed into typed inputs (RULES.md section 2; DESIGN.md).
+
+- race cards: label codes ``HS01``..``HS53`` (through the deck data)
+- controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``
+- betting tickets, one code per side: ``HS-T-<STACK>-<LEVEL>-<SIDE>`` with STACK one of GOBBLER, HURLEY,
+  DANGLE, MUM, YES, NO; LEVEL 1 top, 2 middle, 3 bottom; SIDE ``S`` safe or ``R`` risky (``HS-T-DANGLE-2-R``)
+- side bet cards: ``HS-S01``..``HS-S12`` in the order of the side bet data file
+
+``parse_code`` raises InvalidCodeError with a one-line message naming the bad text and the expected forms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from companion.rules.errors import HotStreakError
+
+STACKS = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
+LEVELS = ("top", "middle", "bottom")
+SIDES = ("safe", "risky")
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+EXPECTED = "expected a card code HS01..HS53, HS-NEW, HS-PLAYERS-2..12, HS-GO, HS-UNDO, HS-T-<stack>-<1-3>-<S|R> or HS-S01..HS-S12"
+
+
+class InvalidCodeError(HotStreakError, ValueError):
+    """A scanned text that is no known code."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardCode:
+    code: str  # HS15
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    action: str  # "new" | "players" | "go" | "undo"
+    players: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TicketCode:
+    stack: str   # one of STACKS
+    level: str   # one of LEVELS
+    side: str    # one of SIDES
+
+    @property
+    def ticket(self) -> str:
+        """The ticket id used by ``hotstreak settle`` (``dangle-middle``)."""
+        return f"{self.stack}-{self.level}"
+
+    def code(self) -> str:
+        return f"HS-T-{self.stack.upper()}-{LEVELS.index(self.level) + 1}-{self.side[0].upper()}"
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetCode:
+    number: int  # 1..12
+
+    def code(self) -> str:
+        return f"HS-S{self.number:02d}"
+
+
+Code = CardCode | Control | TicketCode | SideBetCode
+
+_CARD = re.compile(r"HS(\d{2,3})")
+_PLAYERS = re.compile(r"HS-PLAYERS-(\d{1,2})")
+_TICKET = re.compile(r"HS-T-([A-Z]+)-([123])-([SR])")
+_SIDEBET = re.compile(r"HS-S(\d{2})")
+
+
+def parse_code(text: str) -> Code:
+    """Classify a scanned text (any case, surrounding spaces ignored). Does not check the deck: a CardCode
+    may still be unknown to it. Raises InvalidCodeError naming the text."""
+    raw = text.strip().upper()
+    if m := _CARD.fullmatch(raw):
+        return CardCode(raw)
+    if raw in ("HS-NEW", "HS-GO", "HS-UNDO"):
+        return Control(raw[3:].lower())
+    if m := _PLAYERS.fullmatch(raw):
+        n = int(m.group(1))
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected 2..12)")
+        return Control("players", n)
+    if m := _TICKET.fullmatch(raw):
+        stack = m.group(1).lower()
+        if stack not in STACKS:
+            raise InvalidCodeError(f"{text!r}: unknown ticket stack {m.group(1)} (expected one of "
+                                   f"{', '.join(s.upper() for s in STACKS)})")
+        return TicketCode(stack, LEVELS[int(m.group(2)) - 1], "safe" if m.group(3) == "S" else "risky")
+    if m := _SIDEBET.fullmatch(raw):
+        n = int(m.group(1))
+        if not 1 <= n <= 12:
+            raise InvalidCodeError(f"{text!r}: side bet card {n} is out of range (expected HS-S01..HS-S12)")
+        return SideBetCode(n)
+    raise InvalidCodeError(f"unknown code {text!r} ({EXPECTED})")
+
+
+def all_ticket_codes() -> list[TicketCode]:
+    """Every betting ticket side: 6 stacks x 3 levels x 2 sides = 36 codes (18 tickets, one code per side)."""
+    return [TicketCode(s, lv, sd) for s in STACKS for lv in LEVELS for sd in SIDES]
+
+
+def control_codes() -> list[str]:
+    return ["HS-NEW", *(f"HS-PLAYERS-{n}" for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "HS-GO", "HS-UNDO"]

@@ -1,0 +1,1 @@
+"""One module per ``hotstreak`` subcommand; see companion.cli.COMMANDS."""

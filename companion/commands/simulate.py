@@ -1,0 +1,57 @@
+"""Resolve race cards as one race from the start and print the race call (or --json).
+
+CARD is notation (H+3) or a label code (HS15); '-' reads cards from stdin (whitespace separated, '#' starts a
+comment). Cards after the race has ended are ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from companion import racecall
+from companion.rules import load_deck, load_track
+from companion.rules.race import play
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--track", help="track data file (TOML); default: the packaged track")
+    p.add_argument("--deck", help="deck data file (TOML); default: the packaged deck")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of the race call")
+    p.add_argument("--lang", default="en", choices=["en", "nl", "es"], help="language of the race call")
+    p.add_argument("cards", nargs="+", metavar="CARD", help="card notation or label code, or - for stdin")
+
+
+def read_cards(items: list[str]) -> list[str]:
+    """Expand '-' into the cards on stdin (whitespace separated, '#' comments)."""
+    cards: list[str] = []
+    for item in items:
+        if item == "-":
+            for text_line in sys.stdin.read().splitlines():
+                cards.extend(text_line.split("#", 1)[0].split())
+        else:
+            cards.append(item)
+    return cards
+
+
+def run(args: argparse.Namespace) -> int:
+    track = load_track(args.track)
+    deck = load_deck(args.deck)
+    race, events = play(read_cards(args.cards), track, deck)
+    outcome = race.outcome
+    if args.json:
+        out = {
+            "placings": {m.value: p for m, p in outcome.placings.items()},
+            "finished": outcome.over,
+            "mascots": {s.mascot.value: s.to_dict() for s in race.state.mascots},
+            "events": [e.to_dict() for e in events],
+        }
+        print(json.dumps(out))
+        return 0
+    for text in racecall.call(events):
+        print(text)
+    if not outcome.over:
+        print(f"Race not over after {len(race.cards)} cards" + (
+            ": " + ", ".join(racecall.podium_lines(outcome.placings)) if outcome.placings else ""))
+    return 0

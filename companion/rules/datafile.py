@@ -1,0 +1,79 @@
+"""Loading rule data files (TOML) with validation that lists every problem with its key path."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.rules.errors import DataFileError
+
+
+def read_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any], str]:
+    """Read a TOML file, or the packaged default ``data/<default_name>`` when ``path`` is None.
+
+    Returns (table, source name). Raises DataFileError for a missing or unparsable file.
+    """
+    if path is None:
+        text = resources.files("companion.rules").joinpath("data", default_name).read_text("utf-8")
+        source = f"default {default_name}"
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text("utf-8")
+        except OSError as exc:
+            raise DataFileError(source, [f"cannot read file: {exc.strerror or exc}"]) from None
+    try:
+        return tomllib.loads(text), source
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(source, [f"not valid TOML: {exc}"]) from None
+
+
+class Checker:
+    """Collects problems found while validating a TOML table, each prefixed with its key path."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.problems: list[str] = []
+
+    def problem(self, key: str, message: str) -> None:
+        self.problems.append(f"{key}: {message}")
+
+    def integer(self, table: dict[str, Any], key: str, path: str, lo: int | None = None,
+                hi: int | None = None, default: int | None = None) -> int:
+        """table[key] as an int within [lo, hi]; records a problem and returns a fallback otherwise."""
+        full = f"{path}{key}"
+        if key not in table:
+            if default is not None:
+                return default
+            self.problem(full, "missing (expected an integer)")
+            return lo or 0
+        value = table[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.problem(full, f"{value!r} is not an integer")
+            return lo or 0
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.problem(full, f"{value} is out of range (expected {lo}..{hi})")
+        return value
+
+    def int_list(self, table: dict[str, Any], key: str, path: str, lo: int, hi: int) -> list[int]:
+        full = f"{path}{key}"
+        value = table.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            self.problem(full, f"{value!r} is not a list of integers")
+            return []
+        for i, v in enumerate(value):
+            if not lo <= v <= hi:
+                self.problem(f"{full}[{i}]", f"{v} is out of range (expected {lo}..{hi})")
+        return list(value)
+
+    def unknown_keys(self, table: dict[str, Any], allowed: set[str], path: str) -> None:
+        for key in table:
+            if key not in allowed:
+                self.problem(f"{path}{key}", f"unknown key (expected one of: {', '.join(sorted(allowed))})")
+
+    def finish(self) -> None:
+        """Raise DataFileError listing every problem, if there are any."""
+        if self.problems:
+            raise DataFileError(self.source, self.problems)

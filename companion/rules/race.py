@@ -1,0 +1,545 @@
+"""One race: push revealed cards, get typed events, pop to undo (RULES.md sections 3-5).
+
+>>> race = Race()
+>>> [e.type for e in race.push_text("H+3")]
+['revealed', 'moved']
+>>> race.position()
+'G1.3 H2.6 D3.3 M4.3 fold:0 pass:1 rev:1 cards:-'
+>>> race.pop()
+(Card(who=<Mascot.HURLEY: 'hurley'>, actions=(Action(act=<Act.MOVE: 'move'>, amount=3),)), None)
+
+The race holds a tiny mutable state and a stack of snapshots for undo; it never does I/O, reads no clock and
+uses no randomness.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from companion.rules.cards import Act, Card
+from companion.rules.deck import Deck, load_deck
+from companion.rules.errors import IllegalRevealError, InvalidPositionError
+from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Folded, KnockedOut, Moved,
+                                    NoEffect, OutOfBounds, OutOfBoundsWay, Placed, RaceEnded, Recovered, Reshuffled,
+                                    Revealed, Status, Swerved, TurnedAround)
+from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.track import Track, load_track
+
+# Per-mascot row layout of the internal state (lists for speed; snapshots are tuples of them).
+LANE, SPACE, FALLEN, FACING, STATUS, PLACE, EXIT = range(7)
+RACING, FINISHED, DQ = Status.RACING, Status.FINISHED, Status.DQ
+
+
+@dataclass(frozen=True, slots=True)
+class MascotState:
+    """Where a mascot is and how it stands. ``lane``/``space`` are meaningful while ``status`` is RACING;
+    ``place`` is the paid place (None until placed) and ``exit`` how it left the race."""
+
+    mascot: Mascot
+    lane: int
+    space: int
+    fallen: bool
+    facing: Facing
+    status: Status
+    place: int | None
+    exit: Exit | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``simulate --json`` / ``status --json`` form: full for a racing mascot, just the status otherwise."""
+        if self.status is not RACING:
+            return {"status": self.status.value}
+        return {"status": self.status.value, "lane": self.lane, "space": self.space, "fallen": self.fallen,
+                "facing": self.facing.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result so far: paid place per placed mascot, how each placed mascot left, and whether it is over."""
+
+    placings: dict[Mascot, int]
+    exits: dict[Mascot, Exit]
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RaceState:
+    """A snapshot of the whole race (RULES.md 4: folds made, pass number, reveals in this pass)."""
+
+    mascots: tuple[MascotState, ...]
+    folds: int
+    pass_no: int
+    revealed: int
+    codes_in_pass: tuple[str, ...]
+    over: bool
+
+    def of(self, mascot: Mascot) -> MascotState:
+        return self.mascots[MASCOTS.index(mascot)]
+
+
+@functools.lru_cache(maxsize=None)
+def _default_track() -> Track:
+    return load_track()
+
+
+@functools.lru_cache(maxsize=None)
+def _default_deck() -> Deck:
+    return load_deck()
+
+
+class Race:
+    """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data)."""
+
+    def __init__(self, track: Track | None = None, deck: Deck | None = None):
+        self.track = track or _default_track()
+        self.deck = deck or _default_deck()
+        t = self.track
+        self._rows: list[list] = [[t.start_lane(m), t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
+        self._folds = 0
+        self._pass = 1
+        self._revealed = 0
+        self._codes: tuple[str, ...] = ()
+        self._open: list[int] = list(range(1, len(MASCOTS) + 1))
+        self._over = False
+        self._edge = t.back_edge(0)
+        self._stack: list[tuple] = []
+        self._pushed: list[tuple[Card, str | None]] = []
+        self._ev: list[Event] = []
+
+    # ----- public API -------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def cards(self) -> tuple[tuple[Card, str | None], ...]:
+        """Every card pushed so far, with its label code (None for plain notation)."""
+        return tuple(self._pushed)
+
+    @property
+    def folds(self) -> int:
+        return self._folds
+
+    @property
+    def pass_no(self) -> int:
+        return self._pass
+
+    @property
+    def revealed(self) -> int:
+        """Cards revealed so far in the current pass (0..reveals_per_pass-1 between cards)."""
+        return self._revealed
+
+    @property
+    def state(self) -> RaceState:
+        return RaceState(tuple(self.mascot(m) for m in MASCOTS), self._folds, self._pass, self._revealed,
+                         self._codes, self._over)
+
+    def mascot(self, mascot: Mascot) -> MascotState:
+        r = self._rows[MASCOTS.index(mascot)]
+        return MascotState(mascot, r[LANE], r[SPACE], r[FALLEN], Facing.FORWARD if r[FACING] > 0 else Facing.BACKWARD,
+                           r[STATUS], r[PLACE] or None, r[EXIT])
+
+    @property
+    def outcome(self) -> Outcome:
+        placings = {m: r[PLACE] for m, r in zip(MASCOTS, self._rows) if r[PLACE]}
+        exits = {m: r[EXIT] for m, r in zip(MASCOTS, self._rows) if r[EXIT] is not None}
+        return Outcome(placings, exits, self._over)
+
+    def check(self, card: Card, code: str | None = None) -> None:
+        """Raise IllegalRevealError if ``card`` cannot be revealed now (race over, or code seen this pass)."""
+        if self._over:
+            raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over")
+        if code is not None and code in self._codes:
+            raise IllegalRevealError(
+                f"card {code} ({card.notation()}) was already revealed in pass {self._pass}; "
+                "expected a card not yet revealed this pass")
+
+    def push_text(self, text: str) -> list[Event]:
+        """Reveal a card given as a label code (``HS15``) or notation (``H+3``). See :meth:`push`."""
+        card, code = self.deck.lookup(text)
+        return self.push(card, code)
+
+    def push(self, card: Card, code: str | None = None) -> list[Event]:
+        """Resolve one revealed card (RULES.md 3), then the end of the pass if it was the last (RULES.md 4).
+
+        Returns the events in order. Raises IllegalRevealError (state unchanged) if the race is over or the
+        label ``code`` was already revealed in this pass.
+        """
+        self.check(card, code)
+        self._stack.append(self._snapshot())
+        self._pushed.append((card, code))
+        self._revealed += 1
+        if code is not None:
+            self._codes = self._codes + (code,)
+        ev = self._ev = [Revealed(card, code, self._pass, self._revealed)]
+        if card.who is None:
+            self._resolve_green(card)
+        else:
+            self._resolve(MASCOTS.index(card.who), card)
+        if not self._over and self._revealed >= self.track.reveals_per_pass:
+            self._end_pass()
+        self._ev = []
+        return ev
+
+    def pop(self) -> tuple[Card, str | None]:
+        """Undo the last push, restoring the exact earlier state; returns the card and code taken back.
+
+        Raises IndexError if nothing has been pushed.
+        """
+        if not self._stack:
+            raise IndexError("nothing to undo: no card has been revealed in this race")
+        self._restore(self._stack.pop())
+        return self._pushed.pop()
+
+    def copy(self) -> "Race":
+        other = Race.__new__(Race)
+        other.track, other.deck = self.track, self.deck
+        other._restore(self._snapshot())
+        other._stack = list(self._stack)
+        other._pushed = list(self._pushed)
+        other._ev = []
+        return other
+
+    # ----- position string --------------------------------------------------------------------------
+    def position(self) -> str:
+        """A one-line string of the whole state; ``Race.from_position(r.position()).position()`` is equal.
+
+        Racing mascot: letter, lane ``.`` space, ``f`` if fallen, ``t`` if turned around (``H2.6ft``).
+        Placed: letter then ``=`` crossed, ``r`` remaining at the end, ``k`` knockout, ``o`` out of bounds,
+        then the paid place (``M=1``, ``Gk4``). Then ``fold:N pass:N rev:N cards:CODES|-``.
+        """
+        parts = []
+        for m, r in zip(MASCOTS, self._rows):
+            if r[STATUS] is RACING:
+                parts.append(f"{m.letter}{r[LANE]}.{r[SPACE]}{'f' if r[FALLEN] else ''}{'t' if r[FACING] < 0 else ''}")
+            else:
+                parts.append(f"{m.letter}{_EXIT_MARK[r[EXIT]]}{r[PLACE]}")
+        parts.append(f"fold:{self._folds} pass:{self._pass} rev:{self._revealed} cards:{','.join(self._codes) or '-'}")
+        return " ".join(parts)
+
+    @classmethod
+    def from_position(cls, text: str, track: Track | None = None, deck: Deck | None = None) -> "Race":
+        """Rebuild a race (without undo history) from :meth:`position` text.
+
+        Raises InvalidPositionError naming the bad part and the expected form.
+        """
+        race = cls(track, deck)
+        t = race.track
+        tokens = text.split()
+        if len(tokens) != len(MASCOTS) + 4:
+            raise InvalidPositionError(f"{text!r} is not a race position (expected e.g. {race.position()!r})")
+        for i, (m, tok) in enumerate(zip(MASCOTS, tokens)):
+            match = _POS_TOKEN.fullmatch(tok)
+            if not match or match.group(1).upper() != m.letter:
+                raise InvalidPositionError(f"{tok!r} in position is not a {m.title} token (expected e.g. "
+                                           f"'{m.letter}2.6ft', '{m.letter}=1' or '{m.letter}k4')")
+            row = race._rows[i]
+            if match.group(2):
+                lane, space = int(match.group(2)), int(match.group(3))
+                if not (1 <= lane <= t.lanes and 1 <= space <= t.finish_space):
+                    raise InvalidPositionError(f"{tok!r} in position is off the track "
+                                               f"(expected lane 1..{t.lanes}, space 1..{t.finish_space})")
+                row[LANE], row[SPACE] = lane, space
+                row[FALLEN] = "f" in match.group(4)
+                row[FACING] = -1 if "t" in match.group(4) else 1
+            else:
+                exit_ = _MARK_EXIT[match.group(5)]
+                row[STATUS] = DQ if exit_ in (Exit.KNOCKOUT, Exit.OUT_OF_BOUNDS) else FINISHED
+                row[EXIT], row[PLACE] = exit_, int(match.group(6))
+        fields = {}
+        for tok in tokens[len(MASCOTS):]:
+            key, _, value = tok.partition(":")
+            fields[key] = value
+        try:
+            race._folds = int(fields["fold"])
+            race._pass = int(fields["pass"])
+            race._revealed = int(fields["rev"])
+            codes = fields["cards"]
+        except (KeyError, ValueError):
+            raise InvalidPositionError(f"{' '.join(tokens[len(MASCOTS):])!r} in position is not "
+                                       "'fold:N pass:N rev:N cards:CODES|-'") from None
+        if not (0 <= race._folds <= len(t.fold_lines) and race._pass >= 1
+                and 0 <= race._revealed < t.reveals_per_pass):
+            raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
+        race._codes = () if codes == "-" else tuple(codes.split(","))
+        race._edge = t.back_edge(race._folds)
+        try:
+            race._open = _open_places([r[PLACE] for r in race._rows if r[STATUS] is FINISHED],
+                                      [r[PLACE] for r in race._rows if r[STATUS] is DQ])
+        except ValueError as exc:
+            raise InvalidPositionError(f"{text!r}: {exc}") from None
+        done = sum(r[STATUS] is not RACING for r in race._rows)
+        race._over = done >= len(MASCOTS) or done >= t.finishers_to_end
+        return race
+
+    # ----- internals -------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple:
+        return (tuple(tuple(r) for r in self._rows), self._folds, self._pass, self._revealed, self._codes,
+                tuple(self._open), self._over)
+
+    def _restore(self, snap: tuple) -> None:
+        rows, self._folds, self._pass, self._revealed, self._codes, open_, self._over = snap
+        self._rows = [list(r) for r in rows]
+        self._open = list(open_)
+        self._edge = self.track.back_edge(self._folds)
+
+    def _resolve(self, i: int, card: Card) -> None:
+        """A card naming one mascot (RULES.md 3)."""
+        row = self._rows[i]
+        mascot = MASCOTS[i]
+        if row[STATUS] is not RACING:
+            self._ev.append(NoEffect(mascot, f"{mascot.title} is not racing"))
+            return
+        for act, amount in card.actions:
+            if row[STATUS] is not RACING or self._over:
+                return  # finished or DQ: the rest of the card is ignored for it
+            if act is Act.MOVE:
+                d = row[FACING] * (1 if amount > 0 else -1)
+                self._walk(i, d, 1 if row[FALLEN] else abs(amount), False)
+            elif act is Act.STAR:
+                target = self._star_ahead(row, row[FACING], self.track.spaces)
+                if target is None:
+                    self._ev.append(NoEffect(mascot, "no star ahead"))
+                else:
+                    self._walk(i, row[FACING], 1 if row[FALLEN] else abs(target - row[SPACE]), True)
+            elif act is Act.RECOVER:
+                self._recover(i)
+            elif act is Act.TURN:
+                self._turn(i)
+            elif act is Act.FALL:
+                if row[FALLEN]:
+                    self._dq([i], Exit.KNOCKOUT, Cause.CARD)
+                else:
+                    row[FALLEN] = True
+                    self._ev.append(Fell(mascot, Cause.CARD))
+            else:  # swerve
+                new_lane = row[LANE] + (1 if act is Act.SWERVE_RIGHT else -1) * row[FACING]
+                if not 1 <= new_lane <= self.track.lanes:
+                    self._dq([i], Exit.OUT_OF_BOUNDS, OutOfBoundsWay.SIDE, lanes={i: new_lane})
+                    return
+                self._ev.append(Swerved(mascot, row[SPACE], row[LANE], new_lane))
+                row[LANE] = new_lane
+                self._collide(i)
+
+    def _star_ahead(self, row: list, direction: int, limit: int) -> int | None:
+        space = row[SPACE]
+        if direction > 0:
+            ahead = [s for s in self.track.stars if space < s <= limit]
+            return min(ahead) if ahead else None
+        behind = [s for s in self.track.stars if self._edge <= s < space]
+        return max(behind) if behind else None
+
+    def _walk(self, i: int, d: int, steps: int, to_star: bool) -> None:
+        """Step ``steps`` spaces in direction ``d`` (+1 toward the finish), one at a time (RULES.md 3)."""
+        row = self._rows[i]
+        mascot = MASCOTS[i]
+        crawled = row[FALLEN]
+        lane = row[LANE]
+        start = row[SPACE]
+        finish = self.track.finish_space
+        for _ in range(steps):
+            new = row[SPACE] + d
+            if new < self._edge:
+                if row[SPACE] != start:
+                    self._ev.append(Moved(mascot, lane, start, row[SPACE], crawled, to_star))
+                self._dq([i], Exit.OUT_OF_BOUNDS, OutOfBoundsWay.BACK, spaces={i: new})
+                return
+            row[SPACE] = new
+            if new > finish:
+                self._ev.append(Moved(mascot, lane, start, new, crawled, to_star))
+                self._finish(i)
+                return
+            for r in self._rows:
+                if r is not row and r[STATUS] is RACING and r[SPACE] == new and r[LANE] == lane:
+                    self._ev.append(Moved(mascot, lane, start, new, crawled, to_star))
+                    start = new
+                    self._collide(i)
+                    if self._over:
+                        return
+                    break
+        if row[SPACE] != start:
+            self._ev.append(Moved(mascot, lane, start, row[SPACE], crawled, to_star))
+
+    def _collide(self, i: int) -> None:
+        """Mascot ``i`` entered its current space: every other racing mascot there falls or is knocked out."""
+        row = self._rows[i]
+        knocked = []
+        for j, r in enumerate(self._rows):
+            if j != i and r[STATUS] is RACING and r[SPACE] == row[SPACE] and r[LANE] == row[LANE]:
+                self._ev.append(Collided(MASCOTS[i], MASCOTS[j], row[LANE], row[SPACE]))
+                if r[FALLEN]:
+                    knocked.append(j)
+                else:
+                    r[FALLEN] = True
+                    self._ev.append(Fell(MASCOTS[j], Cause.COLLISION))
+        if knocked:
+            self._dq(knocked, Exit.KNOCKOUT, Cause.COLLISION)
+
+    def _recover(self, i: int) -> None:
+        row = self._rows[i]
+        stood, turned = row[FALLEN], row[FACING] < 0
+        if stood or turned:
+            row[FALLEN], row[FACING] = False, 1
+            self._ev.append(Recovered(MASCOTS[i], stood, turned))
+
+    def _turn(self, i: int) -> None:
+        row = self._rows[i]
+        row[FACING] = -row[FACING]
+        self._ev.append(TurnedAround(MASCOTS[i], Facing.FORWARD if row[FACING] > 0 else Facing.BACKWARD))
+
+    def _resolve_green(self, card: Card) -> None:
+        """A green multi card: every racing mascot at once, no collisions, no finishing (RULES.md 3)."""
+        finish = self.track.finish_space
+        for act, amount in card.actions:
+            if self._over:
+                return
+            active = [i for i, r in enumerate(self._rows) if r[STATUS] is RACING]
+            out: list[int] = []
+            where: dict[int, int] = {}
+            if act is Act.RECOVER:
+                for i in active:
+                    self._recover(i)
+            elif act is Act.TURN:
+                for i in active:
+                    self._turn(i)
+            elif act is Act.FALL:
+                for i in active:
+                    if self._rows[i][FALLEN]:
+                        out.append(i)
+                    else:
+                        self._rows[i][FALLEN] = True
+                        self._ev.append(Fell(MASCOTS[i], Cause.CARD))
+                if out:
+                    self._dq(out, Exit.KNOCKOUT, Cause.CARD)
+                continue
+            elif act in (Act.MOVE, Act.STAR):
+                for i in active:
+                    row = self._rows[i]
+                    d = row[FACING] * (1 if act is Act.STAR or amount > 0 else -1)
+                    if act is Act.STAR:
+                        target = self._star_ahead(row, d, finish)
+                        if target is None:
+                            self._ev.append(NoEffect(MASCOTS[i], "no star ahead"))
+                            continue
+                        steps = abs(target - row[SPACE])
+                    else:
+                        steps = abs(amount)
+                    new = row[SPACE] + d * (1 if row[FALLEN] else steps)
+                    if new > finish:
+                        new = finish  # green cards stop on the finish-line space
+                    if new < self._edge:
+                        out.append(i)
+                        where[i] = new
+                    elif new != row[SPACE]:
+                        self._ev.append(Moved(MASCOTS[i], row[LANE], row[SPACE], new, row[FALLEN], act is Act.STAR))
+                        row[SPACE] = new
+                if out:
+                    self._dq(out, Exit.OUT_OF_BOUNDS, OutOfBoundsWay.BACK, spaces=where)
+            else:  # swerve, no collisions
+                for i in active:
+                    row = self._rows[i]
+                    new_lane = row[LANE] + (1 if act is Act.SWERVE_RIGHT else -1) * row[FACING]
+                    if not 1 <= new_lane <= self.track.lanes:
+                        out.append(i)
+                        where[i] = new_lane
+                    else:
+                        self._ev.append(Swerved(MASCOTS[i], row[SPACE], row[LANE], new_lane))
+                        row[LANE] = new_lane
+                if out:
+                    self._dq(out, Exit.OUT_OF_BOUNDS, OutOfBoundsWay.SIDE, lanes=where)
+
+    def _dq(self, group: list[int], exit_: Exit, why, spaces: dict[int, int] | None = None,
+            lanes: dict[int, int] | None = None) -> None:
+        """DQ ``group`` at the same time: they take the worst open places together, each paid as the worst
+        of them (RULES.md 5)."""
+        for i in group:
+            row = self._rows[i]
+            row[STATUS], row[EXIT] = DQ, exit_
+            if exit_ is Exit.KNOCKOUT:
+                self._ev.append(KnockedOut(MASCOTS[i], why))
+            else:
+                self._ev.append(OutOfBounds(MASCOTS[i], why, (lanes or {}).get(i, row[LANE]),
+                                            (spaces or {}).get(i, row[SPACE])))
+        k = len(group)
+        paid = self._open[-1]
+        del self._open[-k:]
+        for i in group:
+            self._rows[i][PLACE] = paid
+            self._ev.append(Placed(MASCOTS[i], paid, exit_, k > 1))
+        self._check_end()
+
+    def _finish(self, i: int) -> None:
+        row = self._rows[i]
+        row[STATUS], row[EXIT] = FINISHED, Exit.CROSSED
+        row[PLACE] = self._open.pop(0)
+        self._ev.append(Finished(MASCOTS[i]))
+        self._ev.append(Placed(MASCOTS[i], row[PLACE], Exit.CROSSED, False))
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """End the race once enough mascots are finished or DQ; the rest take the remaining places by how far
+        ahead they are (RULES.md 5)."""
+        rows = self._rows
+        racing = [i for i, r in enumerate(rows) if r[STATUS] is RACING]
+        if racing and len(rows) - len(racing) < self.track.finishers_to_end:
+            return
+        for i in sorted(racing, key=lambda j: -rows[j][SPACE]):
+            row = rows[i]
+            row[STATUS], row[EXIT], row[PLACE] = FINISHED, Exit.LAST_STANDING, self._open.pop(0)
+            self._ev.append(Placed(MASCOTS[i], row[PLACE], Exit.LAST_STANDING, False))
+        self._over = True
+        self._ev.append(RaceEnded(tuple((m, r[PLACE]) for m, r in zip(MASCOTS, rows))))
+
+    def _end_pass(self) -> None:
+        """The deck ran out: fold at the next fold line, DQ mascots under the mat, reshuffle (RULES.md 4)."""
+        t = self.track
+        if self._folds < len(t.fold_lines):
+            self._folds += 1
+            self._edge = t.back_edge(self._folds)
+            self._ev.append(Folded(self._folds, self._edge))
+            under = [i for i, r in enumerate(self._rows) if r[STATUS] is RACING and r[SPACE] < self._edge]
+            if under:
+                self._dq(under, Exit.OUT_OF_BOUNDS, OutOfBoundsWay.FOLD)
+        if not self._over:
+            self._pass += 1
+            self._revealed = 0
+            self._codes = ()
+            self._ev.append(Reshuffled(self._pass))
+
+
+_EXIT_MARK = {Exit.CROSSED: "=", Exit.LAST_STANDING: "r", Exit.KNOCKOUT: "k", Exit.OUT_OF_BOUNDS: "o"}
+_MARK_EXIT = {v: k for k, v in _EXIT_MARK.items()}
+_POS_TOKEN = re.compile(r"([A-Za-z])(?:(\d+)\.(\d+)([ft]*)|([=rko])(\d+))")
+
+
+def _open_places(finished: Iterable[int], dq: Iterable[int]) -> list[int]:
+    """The open podium places given finishers' places and DQ paid places (a tie of k at p took p-k+1..p)."""
+    taken = set(finished)
+    counts: dict[int, int] = {}
+    for p in dq:
+        counts[p] = counts.get(p, 0) + 1
+    for p, k in counts.items():
+        for q in range(p - k + 1, p + 1):
+            if q in taken or q < 1:
+                raise ValueError(f"place {q} taken twice")
+            taken.add(q)
+    places = range(1, len(MASCOTS) + 1)
+    if not taken <= set(places):
+        raise ValueError(f"places {sorted(taken)} outside 1..{len(MASCOTS)}")
+    return [p for p in places if p not in taken]
+
+
+def play(cards: Iterable[str], track: Track | None = None, deck: Deck | None = None) -> tuple[Race, list[Event]]:
+    """Resolve card texts (codes or notation) as one race from the start; cards after the end are ignored.
+
+    Returns the race and all events. Raises InvalidCardError / IllegalRevealError for a bad card.
+    """
+    race = Race(track, deck)
+    events: list[Event] = []
+    for text in cards:
+        if race.is_over:
+            break
+        events.extend(race.push_text(text))
+    return race, events
