@@ -261,7 +261,7 @@ class Race:
             raise InvalidPositionError(f"{' '.join(tokens[len(MASCOTS):])!r} in position is not "
                                        "'fold:N pass:N rev:N cards:CODES|-'") from None
         if not (0 <= race._folds <= len(t.fold_lines) and race._pass >= 1
-                and 0 <= race._revealed < t.reveals_per_pass):
+                and 0 <= race._revealed <= t.reveals_per_pass):
             raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
         race._codes = () if codes == "-" else tuple(codes.split(","))
         race._edge = t.back_edge(race._folds)
