@@ -37,7 +37,7 @@ LED_BACKENDS = ("auto", "ws281x", "spi", "mock", "none")
 LED_OPTION_KEYS = {"backend", "brightness", "order", "pin", "freq_hz", "dma", "invert", "channel", "bus", "device",
                    "bits", "keep"}
 
-__all__ = ["Board", "Hardware", "NullScanner", "detect_board", "make_hardware", "make_strip", "resolve_mode"]
+__all__ = ["LED_BACKENDS", "Board", "Hardware", "NullScanner", "detect_board", "make_hardware", "make_strip", "resolve_mode"]
 
 
 @dataclass(frozen=True)
