@@ -16,6 +16,7 @@ from companion.rules.errors import HotStreakError
 COMMANDS: dict[str, str] = {
     "simulate": "simulate",
     "status": "status",
+    "leds-off": "leds_off",
 }
 
 
