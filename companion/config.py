@@ -45,12 +45,13 @@ brightness = 0.35          # 0..1 cap on every pixel (power and eyes)
 pin = 10                   # GPIO10 = SPI MOSI (no root needed)
 dma = 10
 backend = "auto"           # auto | ws281x | spi  (spi = spidev, for the Pi 5)
-# one segment per lane: first pixel of space 1 and the direction the strip runs (1 up the track, -1 down)
+# one strip segment per lane: `first` is the lowest pixel index of the lane; direction 1 when space 1 is at
+# that end, -1 when the strip runs the other way (a strip folded back along the next lane)
 lanes = [
-  { first_pixel = 0, direction = 1 },
-  { first_pixel = 55, direction = -1 },
-  { first_pixel = 56, direction = 1 },
-  { first_pixel = 111, direction = -1 },
+  { first = 0, direction = 1 },
+  { first = 28, direction = -1 },
+  { first = 56, direction = 1 },
+  { first = 84, direction = -1 },
 ]
 
 [colours]                  # lane colours per mascot, "#rrggbb"
@@ -90,7 +91,7 @@ def _cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class LaneSegment:
-    first_pixel: int
+    first: int
     direction: int
 
 
@@ -125,10 +126,11 @@ class Config:
     voice: bool = True
     effects: bool = True
 
-    def lane_map_dict(self) -> dict[int, dict[str, int]]:
-        """The LED lane map as plain data: lane -> segment, first pixel, pixels per space, direction."""
-        return {i + 1: {"segment": i, "first_pixel": seg.first_pixel, "pixels_per_space": self.pixels_per_space,
-                        "direction": seg.direction} for i, seg in enumerate(self.lanes)}
+    def lane_map_dict(self, spaces: int = 14) -> dict:
+        """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
+        return {"spaces": spaces, "segments": [0],
+                "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": self.pixels_per_space,
+                                      "direction": seg.direction} for i, seg in enumerate(self.lanes)}}
 
 
 class _Reader:
@@ -212,13 +214,13 @@ def parse_config(text: str, source: str = "config") -> Config:
     lanes: list[LaneSegment] = []
     for i, seg in enumerate(lane_list):
         key = f"leds.lanes[{i}]"
-        if not isinstance(seg, dict) or set(seg) - {"first_pixel", "direction"}:
-            r.problems.append(f"{key}: {seg!r} is not valid (expected {{ first_pixel = N, direction = 1 | -1 }})")
+        if not isinstance(seg, dict) or set(seg) - {"first", "direction"}:
+            r.problems.append(f"{key}: {seg!r} is not valid (expected {{ first = N, direction = 1 | -1 }})")
             continue
-        first = seg.get("first_pixel", 0)
+        first = seg.get("first", 0)
         direction = seg.get("direction", 1)
         if not isinstance(first, int) or not 0 <= first < count:
-            r.problems.append(f"{key}.first_pixel: {first!r} is not valid (expected 0..{count - 1})")
+            r.problems.append(f"{key}.first: {first!r} is not valid (expected 0..{count - 1})")
         if direction not in (1, -1):
             r.problems.append(f"{key}.direction: {direction!r} is not valid (expected 1 or -1)")
         lanes.append(LaneSegment(first if isinstance(first, int) else 0, direction if direction in (1, -1) else 1))

@@ -18,13 +18,17 @@ def test_default_toml_is_itself_a_valid_config():
 
 
 def test_lane_map_dict_has_one_segment_per_lane():
-    lanes = parse_config(DEFAULT_TOML).lane_map_dict()
-    assert lanes[2] == {"segment": 1, "first_pixel": 55, "pixels_per_space": 2, "direction": -1}
+    from hardware.leds import LaneMap
+    data = parse_config(DEFAULT_TOML).lane_map_dict()
+    assert data["lane"]["2"] == {"segment": 0, "first": 28, "per_space": 2, "direction": -1}
+    lane_map = LaneMap.from_dict(data)
+    assert lane_map.count == 112
+    assert lane_map.pixels_for(2, 1) == [55, 54] or sorted(lane_map.pixels_for(2, 1)) == [54, 55]
 
 
 def test_every_problem_is_listed_with_its_key_path():
     text = ('hardware = "cloud"\nvolume = 3\n[scanner]\nbaud = 1234\n[leds]\nbrightness = 2.0\n'
-            'lanes = [{ first_pixel = 0, direction = 2 }]\n[colours]\nmum = "purple"\n')
+            'lanes = [{ first = 0, direction = 2 }]\n[colours]\nmum = "purple"\n')
     with pytest.raises(ConfigError) as info:
         parse_config(text, "my.toml")
     problems = info.value.problems
