@@ -75,7 +75,7 @@ def test_setup_figures_open_and_bad_counts():
         setup_figures(9, Variant.STANDARD)
     with pytest.raises(ValueError, match="13 players"):
         setup_figures(13, Variant.OPEN)
-    with pytest.raises(ValueError, match="1 players"):
+    with pytest.raises(ValueError, match="1 player cannot"):
         Game(1)
 
 
@@ -277,3 +277,12 @@ def test_unknown_side_bet_order_refused():
     with pytest.raises(ValueError, match="'rain'"):
         Game(3, side_bet_order=["rain"])
     assert issubclass(RefusedError, HotStreakError) and issubclass(RefusedError, ValueError)
+
+
+def test_module_examples_run():
+    import doctest
+
+    from companion.rules import betting, game, setup, sidebets
+    for module in (betting, game, setup, sidebets):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -70,7 +70,7 @@ class GameRules:
         except KeyError:
             counts = sorted(n for v, n in self.figures if v is variant)
             hint = "; use the open variant" if variant is Variant.STANDARD and players > max(counts, default=0) else ""
-            raise ValueError(f"{players} players cannot play the {variant.value} game "
+            raise ValueError(f"{players} player{'' if players == 1 else 's'} cannot play the {variant.value} game "
                              f"(expected {counts[0]}..{counts[-1]} players{hint})" if counts else
                              f"the {variant.value} game has no setup data") from None
 
