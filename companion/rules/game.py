@@ -29,6 +29,7 @@ The game holds no randomness and no clock: replaying the same codes gives the sa
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from companion.codes import CardCode, Control, SideBetCode, TicketCode
@@ -47,6 +48,16 @@ from companion.rules.track import Track
 __all__ = ["Game", "Phase", "RefusedError", "SetupFigures", "Variant", "setup_figures"]
 
 OPEN_FROM_PLAYERS = 9
+
+
+@functools.lru_cache(maxsize=None)
+def _default_tickets() -> TicketTable:
+    return load_tickets()
+
+
+@functools.lru_cache(maxsize=None)
+def _default_side_bets() -> SideBets:
+    return load_side_bets()
 
 
 class RefusedError(HotStreakError, ValueError):
@@ -79,8 +90,8 @@ class Game:
             variant = Variant.OPEN if isinstance(players, int) and players >= OPEN_FROM_PLAYERS else Variant.STANDARD
         self.track = track or _default_track()
         self.deck = deck or _default_deck()
-        self.ticket_table = tickets or load_tickets()
-        self.side_bets = side_bets or load_side_bets()
+        self.ticket_table = tickets or _default_tickets()
+        self.side_bets = side_bets or _default_side_bets()
         if rules is None:
             custom = track is not None or deck is not None or tickets is not None
             rules = load_game_rules(None, self.track, self.deck, self.ticket_table) if custom else default_game_rules()
