@@ -1,8 +1,9 @@
 """The game state machine driven through its public API (Game.apply), RULES.md sections 6-7."""
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from companion.codes import Control, parse_code
+from companion.codes import Control, all_ticket_codes, parse_code
 from companion.rules.errors import DataFileError, HotStreakError
 from companion.rules.game import Game, Phase, RefusedError, Variant, setup_figures
 from companion.rules.game_events import (DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
@@ -286,3 +287,26 @@ def test_module_examples_run():
     for module in (betting, game, setup, sidebets):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+POOL = (["HS-GO"] * 6 + [t.code() for t in all_ticket_codes()] + [f"HS-S{n:02d}" for n in (1, 5, 12)]
+        + RACE_1 + RACE_3 + ["HS45", "HS53", "HS08", "HS19", "HS-UNDO"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.lists(st.sampled_from(POOL), max_size=120))
+def test_any_input_sequence_is_applied_or_refused_without_change(players, texts):
+    game = Game(players, side_bet_order=ORDER)
+    replay = Game(players, side_bet_order=ORDER)
+    accepted = []
+    for text in texts:
+        before = game.to_dict()
+        try:
+            game.apply(parse_code(text))
+        except RefusedError:
+            assert game.to_dict() == before
+        else:
+            accepted.append(text)
+    for text in accepted:
+        replay.apply(parse_code(text))
+    assert replay.to_dict() == game.to_dict()
+    assert all(m >= 0 for m in game.money)
