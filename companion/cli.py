@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate",
     "status": "status",
     "leds-off": "leds_off",
+    "settle": "settle",
 }
 
 

@@ -1,0 +1,448 @@
+"""A whole game as a pure state machine driven by scanned codes (RULES.md sections 6-7).
+
+>>> from companion.codes import parse_code
+>>> game = Game(3, side_bet_order=["any-dq", "knockout", "two-fallen"])
+>>> _ = game.apply(parse_code("HS-GO"))          # no face-up cards scanned: the deck is not tracked
+>>> game.phase, game.side_bet, game.current_drafter
+(<Phase.BETTING: 'betting'>, 'any-dq', 0)
+>>> [e.type for e in game.apply(parse_code("HS-T-GOBBLER-1-R"))]
+['ticket_drafted']
+
+Phases, and what each accepts (anything else raises :class:`RefusedError`, state unchanged):
+
+- SETUP: card codes of the face-up cards (starting + random ones; each once). GO when none was scanned (the
+  deck is not tracked) or all of them were.
+- BETTING: a side bet card (``HS-S01``..), else the race's entry of ``side_bet_order``; betting tickets,
+  each given to the seat whose pick it is (snake order, :meth:`Game.draft_order`). In the double race (3) a
+  seat that holds all its tickets marks one doubled by scanning it again (its drafted side); scanning
+  another of its tickets moves the mark. GO when the draft is complete (and in race 3 every seat has marked
+  a double) or when no ticket was scanned (bets are not tracked this race). Open variant: no tickets; card
+  codes of newly shown face-up cards are learned.
+- ADDING_CARDS (standard only): GO starts the race.
+- RACING: card codes are revealed on the race; when it ends, PAYOUTS follows at once (side bet answer, and
+  settlement when tickets were tracked).
+- PAYOUTS: GO starts betting for the next race, or ends the game after the last.
+- GAME_OVER: nothing (a new game is the controller's business).
+
+The game holds no randomness and no clock: replaying the same codes gives the same state (undo = replay).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from companion.codes import CardCode, Control, SideBetCode, TicketCode
+from companion.rules.betting import Bet, BettingError, Stacks, Ticket, TicketTable, bet_amount, load_tickets, settle
+from companion.rules.deck import Deck
+from companion.rules.errors import HotStreakError
+from companion.rules.events import Event
+from companion.rules.game_events import (CardLearned, DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
+                                         SideBetHappened, SideBetShown, Standing, TicketDrafted)
+from companion.rules.phases import Phase, Variant
+from companion.rules.race import Race, _default_deck, _default_track
+from companion.rules.setup import GameRules, SetupFigures, default_game_rules, load_game_rules, setup_figures
+from companion.rules.sidebets import SideBets, SideBetTracker, load_side_bets
+from companion.rules.track import Track
+
+__all__ = ["Game", "Phase", "RefusedError", "SetupFigures", "Variant", "setup_figures"]
+
+OPEN_FROM_PLAYERS = 9
+
+
+@functools.lru_cache(maxsize=None)
+def _default_tickets() -> TicketTable:
+    return load_tickets()
+
+
+@functools.lru_cache(maxsize=None)
+def _default_side_bets() -> SideBets:
+    return load_side_bets()
+
+
+class RefusedError(HotStreakError, ValueError):
+    """An input that does not fit the game's phase or the rules; the game state is unchanged."""
+
+
+def _text(code: object) -> str:
+    if isinstance(code, CardCode):
+        return code.code
+    if isinstance(code, (TicketCode, SideBetCode)):
+        return code.code()
+    if isinstance(code, Control):
+        return f"HS-{code.action.upper()}" + (f"-{code.players}" if code.players is not None else "")
+    return repr(code)
+
+
+class Game:
+    """One game of ``players`` seats (seat ``i`` is index ``i``, "seat i+1" in text).
+
+    ``variant`` None picks OPEN for 9+ players, else STANDARD. ``track``/``deck``/``tickets``/``side_bets``
+    default to the packaged data (``tickets`` is a :class:`TicketTable`, ``side_bets`` a :class:`SideBets`);
+    ``side_bet_order`` is the realised shuffled order of side bet ids, race r using entry r-1 unless a card
+    is scanned. Raises ValueError naming a player count the variant cannot seat or an unknown side bet id.
+    """
+
+    def __init__(self, players: int, variant: Variant | None = None, *, track: Track | None = None,
+                 deck: Deck | None = None, tickets: TicketTable | None = None, side_bets: SideBets | None = None,
+                 side_bet_order: list[str] | None = None, rules: GameRules | None = None):
+        if variant is None:
+            variant = Variant.OPEN if isinstance(players, int) and players >= OPEN_FROM_PLAYERS else Variant.STANDARD
+        self.track = track or _default_track()
+        self.deck = deck or _default_deck()
+        self.ticket_table = tickets or _default_tickets()
+        self.side_bets = side_bets or _default_side_bets()
+        if rules is None:
+            custom = track is not None or deck is not None or tickets is not None
+            rules = load_game_rules(None, self.track, self.deck, self.ticket_table) if custom else default_game_rules()
+        self.rules = rules
+        self.figures: SetupFigures = setup_figures(players, variant, rules)
+        self.side_bet_order = list(side_bet_order or [])
+        for card_id in self.side_bet_order:
+            self.side_bets.by_id(card_id)
+        self.players = players
+        self.variant = variant
+        self.phase = Phase.SETUP
+        self.race_no = 1
+        self.race: Race | None = None
+        self.money: list[int] = [self.figures.start_money] * players
+        self.known_cards: list[str] = []
+        self.side_bet: str | None = None
+        self.tickets: dict[int, list[Bet]] = {i: [] for i in range(players)}
+        self.stacks = Stacks()
+        self.picks = 0
+        self.used_side_bets: list[str] = []  # side bet of each race so far (None-free)
+        self.tracker: SideBetTracker | None = None
+        self.side_bet_happened: bool | None = None
+        self.settled: bool = False
+        self.results: list[dict[str, Any]] = []  # per finished race: placings, side bet, answer, money after
+        self.standings: tuple[Standing, ...] = ()
+
+    # ----- derived state ----------------------------------------------------------------------------
+    def draft_order(self, race_no: int) -> list[int]:
+        """Seat indexes in pick order for race ``race_no`` (RULES.md 6): a snake over ``tickets_per_player``
+        rounds, forward then back, starting one seat further clockwise each race (2 players: 1-2-2-1-1-2,
+        then 2-1-1-2-2-1). Empty in the open variant."""
+        n = self.players
+        first = (race_no - 1) % n
+        seats = [(first + k) % n for k in range(n)]
+        order: list[int] = []
+        for rnd in range(self.figures.tickets_per_player):
+            order.extend(seats if rnd % 2 == 0 else reversed(seats))
+        return order
+
+    @property
+    def tickets_tracked(self) -> bool:
+        """True once a ticket was drafted this race (bets are then settled by the game)."""
+        return self.picks > 0
+
+    @property
+    def draft_complete(self) -> bool:
+        return self.picks >= len(self.draft_order(self.race_no))
+
+    @property
+    def current_drafter(self) -> int | None:
+        """Whose pick it is in BETTING; None outside betting, in the open variant or once the draft is done."""
+        order = self.draft_order(self.race_no)
+        if self.phase is not Phase.BETTING or self.picks >= len(order):
+            return None
+        return order[self.picks]
+
+    @property
+    def is_double_race(self) -> bool:
+        return self.race_no == self.ticket_table.double_race
+
+    @property
+    def seats_without_double(self) -> list[int]:
+        """In the double race with tickets tracked: seats that have not marked a ticket to double yet."""
+        if not (self.is_double_race and self.tickets_tracked):
+            return []
+        return [s for s in self.draft_seats() if not any(b.double for b in self.tickets[s])]
+
+    def draft_seats(self) -> list[int]:
+        """Seats in the order they first pick this race."""
+        order = self.draft_order(self.race_no)
+        return list(dict.fromkeys(order))
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary of the game (seats are 0-based list indexes)."""
+        card = self.side_bets.by_id(self.side_bet) if self.side_bet else None
+        return {
+            "phase": self.phase.value,
+            "variant": self.variant.value,
+            "players": self.players,
+            "race": self.race_no,
+            "races": self.rules.races,
+            "money": list(self.money),
+            "side_bet": self.side_bet,
+            "side_bet_question": card.question if card else None,
+            "side_bet_happened": self.side_bet_happened,
+            "tickets_tracked": self.tickets_tracked,
+            "tickets": [[b.to_dict() for b in self.tickets[s]] for s in range(self.players)],
+            "available_tickets": [t.id for t in self.stacks.available()] if self.variant is Variant.STANDARD else [],
+            "draft_order": self.draft_order(self.race_no),
+            "current_drafter": self.current_drafter,
+            "known_cards": list(self.known_cards),
+            "setup": self.figures.to_dict(),
+            "placings": {m.value: p for m, p in self.race.outcome.placings.items()} if self.race else {},
+            "results": [dict(r) for r in self.results],
+            "standings": [s.to_dict() for s in self.standings],
+        }
+
+    # ----- input ------------------------------------------------------------------------------------
+    def apply(self, code: object) -> list[Event]:
+        """Apply one scanned code (a ``companion.codes`` object) and return the events it caused.
+
+        Raises RefusedError (state unchanged) with a one-line message naming the input and what is expected
+        when it does not fit the phase or the rules.
+        """
+        if isinstance(code, Control):
+            if code.action != "go":
+                raise RefusedError(f"{_text(code)} is handled by the controller, not the game "
+                                   "(expected HS-GO, a card, a ticket or a side bet card)")
+            return self._go()
+        if self.phase is Phase.GAME_OVER:
+            raise RefusedError(f"{_text(code)}: the game is over (expected HS-NEW for a new game)")
+        if isinstance(code, CardCode):
+            return self._card(code)
+        if isinstance(code, TicketCode):
+            return self._ticket(code)
+        if isinstance(code, SideBetCode):
+            return self._side_bet_card(code)
+        raise RefusedError(f"{code!r} is not a scanned code (expected a companion.codes object)")
+
+    # ----- cards ------------------------------------------------------------------------------------
+    def _lookup(self, code: CardCode):
+        try:
+            return self.deck.by_code(code.code)
+        except HotStreakError as exc:
+            raise RefusedError(str(exc)) from None
+
+    def _card(self, code: CardCode) -> list[Event]:
+        if self.phase is Phase.SETUP:
+            return self._face_up(code)
+        if self.phase is Phase.RACING:
+            return self._reveal(code)
+        if self.phase is Phase.BETTING and self.variant is Variant.OPEN and self.race_no > 1:
+            dc = self._lookup(code)
+            if dc.code in self.known_cards:
+                raise RefusedError(f"card {dc.code} ({dc.card.notation()}) is already known "
+                                   "(expected a newly shown face-up card)")
+            self.known_cards.append(dc.code)
+            return [CardLearned(dc.code, dc.card)]
+        where = {Phase.BETTING: "in betting", Phase.ADDING_CARDS: "while cards are added face down",
+                 Phase.PAYOUTS: "during payouts"}[self.phase]
+        raise RefusedError(f"card {code.code} cannot be scanned {where} "
+                           f"(expected {self._expected()})")
+
+    def _face_up(self, code: CardCode) -> list[Event]:
+        dc = self._lookup(code)
+        if dc.code in self.known_cards:
+            raise RefusedError(f"card {dc.code} ({dc.card.notation()}) was already scanned in setup "
+                               "(expected each face-up card once)")
+        f = self.figures
+        starting = {c.code for c in self.deck.starting_cards}
+        if not dc.starting:
+            randoms = sum(c not in starting for c in self.known_cards)
+            if randoms >= f.random_face_up:
+                left = ", ".join(sorted(starting - set(self.known_cards)))
+                raise RefusedError(f"card {dc.code} would be random face-up card {randoms + 1} of "
+                                   f"{f.random_face_up} (expected the starting cards still missing: {left})")
+        self.known_cards.append(dc.code)
+        return [CardLearned(dc.code, dc.card)]
+
+    def _reveal(self, code: CardCode) -> list[Event]:
+        race = self.race
+        assert race is not None
+        dc = self._lookup(code)
+        try:
+            race.check(dc.card, dc.code)
+        except HotStreakError as exc:
+            raise RefusedError(str(exc)) from None
+        events: list[Event] = list(race.push(dc.card, dc.code))
+        if dc.code not in self.known_cards:
+            self.known_cards.append(dc.code)
+            events.append(CardLearned(dc.code, dc.card))
+        if self.tracker is not None and self.tracker.observe(events, race):
+            events.append(SideBetHappened(self.tracker.card_id))
+        if race.is_over:
+            events.extend(self._payouts())
+        return events
+
+    # ----- betting ----------------------------------------------------------------------------------
+    def _side_bet_card(self, code: SideBetCode) -> list[Event]:
+        if self.phase is not Phase.BETTING:
+            raise RefusedError(f"side bet card {code.code()} cannot be scanned in {self.phase.value} "
+                               f"(expected it in betting, before the draft; now {self._expected()})")
+        try:
+            card = self.side_bets.by_number(code.number)
+        except HotStreakError as exc:
+            raise RefusedError(str(exc)) from None
+        if card.id == self.side_bet:
+            raise RefusedError(f"side bet card {card.code} ({card.id}) is already this race's side bet")
+        if card.id in self.used_side_bets:
+            race = self.used_side_bets.index(card.id) + 1
+            raise RefusedError(f"side bet card {card.code} ({card.id}) was used in race {race} "
+                               "(expected the next card of the side bet stack)")
+        if any(b.ticket.is_side for bets in self.tickets.values() for b in bets):
+            raise RefusedError(f"side bet card {card.code} comes too late: YES/NO tickets are drafted on "
+                               f"{self.side_bet} (expected it before the draft)")
+        self.side_bet = card.id
+        return [SideBetShown(card.id, card.number, card.question, self.race_no)]
+
+    def _ticket(self, code: TicketCode) -> list[Event]:
+        text = code.code()
+        if self.variant is Variant.OPEN:
+            raise RefusedError(f"ticket {text}: the open variant has no tickets (bets are on paper)")
+        if self.phase is not Phase.BETTING:
+            raise RefusedError(f"ticket {text} cannot be scanned in {self.phase.value} (expected {self._expected()})")
+        ticket = Ticket(code.stack, code.level)
+        owner = next((s for s, bets in self.tickets.items() if any(b.ticket == ticket for b in bets)), None)
+        if owner is not None:
+            return self._mark_double(owner, ticket, code.side, text)
+        if self.draft_complete:
+            raise RefusedError(f"ticket {text}: the draft is complete "
+                               f"(expected {self._expected()})")
+        if ticket.is_side and self.side_bet is None:
+            raise RefusedError(f"ticket {text}: no side bet card yet (expected the side bet card "
+                               f"HS-S01..HS-S{len(self.side_bets):02d} before YES/NO tickets)")
+        try:
+            self.stacks.check(ticket)
+        except BettingError as exc:
+            raise RefusedError(f"ticket {text}: {exc}") from None
+        seat = self.current_drafter
+        assert seat is not None
+        self.stacks.take(ticket)
+        self.tickets[seat].append(Bet(ticket, code.side))
+        self.picks += 1
+        return [TicketDrafted(seat, ticket.id, code.side, self.picks, self.race_no)]
+
+    def _mark_double(self, seat: int, ticket: Ticket, side: str, text: str) -> list[Event]:
+        bets = self.tickets[seat]
+        if not self.is_double_race:
+            raise RefusedError(f"ticket {text} ({ticket}) was already drafted by seat {seat + 1} this race "
+                               f"(expected {self._expected()})")
+        need = self.figures.tickets_per_player
+        if len(bets) < need:
+            raise RefusedError(f"ticket {text} ({ticket}) is seat {seat + 1}'s; a double is marked once the seat "
+                               f"holds all {need} tickets (expected {self._expected()})")
+        i = next(k for k, b in enumerate(bets) if b.ticket == ticket)
+        if bets[i].side != side:
+            raise RefusedError(f"ticket {text}: seat {seat + 1} drafted {ticket} on the {bets[i].side} side "
+                               f"(expected that side's code to double it)")
+        if bets[i].double:
+            raise RefusedError(f"ticket {text} ({ticket}) is already seat {seat + 1}'s doubled ticket")
+        previous = next((b.ticket.id for b in bets if b.double), None)
+        self.tickets[seat] = [Bet(b.ticket, b.side, k == i) for k, b in enumerate(bets)]
+        return [DoubleMarked(seat, ticket.id, previous)]
+
+    # ----- GO ---------------------------------------------------------------------------------------
+    def _go(self) -> list[Event]:
+        phase = self.phase
+        if phase is Phase.SETUP:
+            need = self.figures.face_up
+            if self.known_cards and len(self.known_cards) != need:
+                raise RefusedError(f"HS-GO: scanned {len(self.known_cards)} of {need} face-up cards "
+                                   f"(expected all {need}, or none when the deck is not tracked)")
+            return self._enter_betting()
+        if phase is Phase.BETTING:
+            total = len(self.draft_order(self.race_no))
+            if 0 < self.picks < total:
+                raise RefusedError(f"HS-GO: the draft is not complete, {self.picks} of {total} tickets drafted "
+                                   f"(expected a ticket from seat {self.current_drafter + 1})")  # type: ignore[operator]
+            missing = self.seats_without_double
+            if missing:
+                raise RefusedError(f"HS-GO: seat {missing[0] + 1} has not marked a ticket to double "
+                                   "(expected them to scan one of their own tickets)")
+            if self.variant is Variant.OPEN:
+                return self._start_race()
+            self.phase = Phase.ADDING_CARDS
+            return [PhaseChanged(Phase.ADDING_CARDS, self.race_no)]
+        if phase is Phase.ADDING_CARDS:
+            return self._start_race()
+        if phase is Phase.RACING:
+            raise RefusedError("HS-GO: the race is not over (expected the next revealed card)")
+        if phase is Phase.PAYOUTS:
+            if self.race_no < self.rules.races:
+                self.race_no += 1
+                return self._enter_betting()
+            return self._game_over()
+        raise RefusedError("HS-GO: the game is over (expected HS-NEW for a new game)")
+
+    def _enter_betting(self) -> list[Event]:
+        self.phase = Phase.BETTING
+        self.tickets = {i: [] for i in range(self.players)}
+        self.stacks = Stacks()
+        self.picks = 0
+        self.settled = False
+        self.side_bet_happened = None
+        self.tracker = None
+        order = self.side_bet_order
+        self.side_bet = order[self.race_no - 1] if self.race_no <= len(order) else None
+        events: list[Event] = [PhaseChanged(Phase.BETTING, self.race_no)]
+        if self.side_bet is not None:
+            card = self.side_bets.by_id(self.side_bet)
+            events.append(SideBetShown(card.id, card.number, card.question, self.race_no))
+        return events
+
+    def _start_race(self) -> list[Event]:
+        self.phase = Phase.RACING
+        self.race = Race(self.track, self.deck)
+        self.tracker = SideBetTracker(self.side_bet, self.track) if self.side_bet else None
+        return [PhaseChanged(Phase.RACING, self.race_no)]
+
+    def _payouts(self) -> list[Event]:
+        race = self.race
+        assert race is not None
+        self.phase = Phase.PAYOUTS
+        events: list[Event] = [PhaseChanged(Phase.PAYOUTS, self.race_no)]
+        if self.side_bet is not None:
+            self.used_side_bets.append(self.side_bet)
+        if self.tracker is not None:
+            self.side_bet_happened = self.tracker.happened
+            events.append(SideBetAnswered(self.tracker.card_id, self.tracker.happened))
+        placings = race.outcome.placings
+        if self.variant is Variant.STANDARD and self.tickets_tracked:
+            table = self.ticket_table
+            for seat in self.draft_seats():
+                bets = self.tickets[seat]
+                before = self.money[seat]
+                amounts = tuple(bet_amount(b, placings, self.side_bet_happened, table, self.race_no) for b in bets)
+                after = settle(before, bets, placings, self.side_bet_happened, table, self.race_no)
+                self.money[seat] = after
+                events.append(Settled(seat, self.race_no, before, after, after - before, amounts))
+            self.settled = True
+        self.results.append({"race": self.race_no, "placings": {m.value: p for m, p in placings.items()},
+                             "side_bet": self.side_bet, "happened": self.side_bet_happened,
+                             "settled": self.settled, "money": list(self.money)})
+        return events
+
+    def _game_over(self) -> list[Event]:
+        self.phase = Phase.GAME_OVER
+        order = sorted(range(self.players), key=lambda s: (-self.money[s], s))
+        self.standings = tuple(
+            Standing(s, 1 + sum(m > self.money[s] for m in self.money), self.money[s],
+                     self.rules.life_outcome(self.money[s])) for s in order)
+        return [PhaseChanged(Phase.GAME_OVER, self.race_no), GameOver(self.standings)]
+
+    def _expected(self) -> str:
+        """What the game expects now, for refusal messages."""
+        p = self.phase
+        if p is Phase.SETUP:
+            return f"face-up card codes ({len(self.known_cards)} of {self.figures.face_up} scanned) or HS-GO"
+        if p is Phase.BETTING:
+            if self.variant is Variant.OPEN:
+                return "a side bet card or HS-GO (bets are on paper)"
+            if not self.draft_complete:
+                return f"a ticket from seat {self.current_drafter + 1}, on top of its stack"  # type: ignore[operator]
+            missing = self.seats_without_double
+            if missing:
+                return f"seat {missing[0] + 1} to scan one of their tickets to double it"
+            return "HS-GO to add cards"
+        if p is Phase.ADDING_CARDS:
+            return "HS-GO once every player has added their cards face down"
+        if p is Phase.RACING:
+            return "the next revealed card"
+        if p is Phase.PAYOUTS:
+            return "HS-GO for the next race" if self.race_no < self.rules.races else "HS-GO for the final standings"
+        return "HS-NEW for a new game"

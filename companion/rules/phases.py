@@ -1,0 +1,27 @@
+"""The phases of a game and the two game variants (RULES.md section 7).
+
+Defined apart from :mod:`companion.rules.game` so that game events and setup data can name them;
+``companion.rules.game`` re-exports both.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Phase(enum.Enum):
+    """Where a game is: setup, then per race betting, adding cards, racing, payouts; then game over."""
+
+    SETUP = "setup"
+    BETTING = "betting"
+    ADDING_CARDS = "adding-cards"
+    RACING = "racing"
+    PAYOUTS = "payouts"
+    GAME_OVER = "game-over"
+
+
+class Variant(enum.Enum):
+    """STANDARD: betting tickets and player hands. OPEN: bets on paper, all cards face up, pots (RULES.md 7)."""
+
+    STANDARD = "standard"
+    OPEN = "open"

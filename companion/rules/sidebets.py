@@ -1,0 +1,233 @@
+"""The 12 side bet cards as named predicates over a race's events and states (RULES.md section 6).
+
+Each predicate looks at what one pushed card did (its events) and the race right after it, and says whether
+the card's question has been answered YES by it. Unless a rule says otherwise the state is checked after the
+card is fully resolved (passing through a space mid-card does not count as sharing it).
+:class:`SideBetTracker` ORs a predicate over the race, card by card; once YES it stays YES.
+
+>>> from companion.rules.race import Race
+>>> race, tracker = Race(), SideBetTracker("knockout")
+>>> for text in ("GF", "GF"):
+...     tracker.observe(race.push_text(text), race)
+False
+True
+>>> tracker.happened
+True
+
+The card data (order = label codes ``HS-S01``..``HS-S12``, question texts) is ``data/sidebets.toml``,
+loaded by :func:`load_side_bets`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from companion.rules.datafile import Checker, read_toml
+from companion.rules.errors import HotStreakError
+from companion.rules.events import Event, Exit, Finished, KnockedOut, Moved, OutOfBounds, Placed, Status
+from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.race import MascotState, Race
+from companion.rules.track import Track
+
+Predicate = Callable[[Sequence[Event], Race, Track], bool]
+
+
+class UnknownSideBetError(HotStreakError, ValueError):
+    """A side bet id or card number that is not in the side bet data."""
+
+
+def _active(race: Race) -> list[MascotState]:
+    return [s for s in race.state.mascots if s.status is Status.RACING]
+
+
+def _bottom2(mascot: Mascot) -> Predicate:
+    def bottom2(events: Sequence[Event], race: Race, track: Track) -> bool:
+        """The mascot is paid as 3rd or 4th (known as soon as it is placed)."""
+        place = race.outcome.placings.get(mascot)
+        return place is not None and place >= 3
+    bottom2.__name__ = f"bottom2_{mascot.value}"
+    return bottom2
+
+
+def out_of_bounds(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """Any mascot DQ out of bounds: off the back, off the side, or under a fold."""
+    return any(isinstance(e, OutOfBounds) for e in events)
+
+
+def two_fallen(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """After the card, 2 or more active mascots are fallen."""
+    return sum(s.fallen for s in _active(race)) >= 2
+
+
+def knockout(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """Any knockout (a fallen mascot had to fall again)."""
+    return any(isinstance(e, KnockedOut) for e in events)
+
+
+def two_on_finish_space(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """After the card, 2 or more active mascots are on the finish-line space (any lanes)."""
+    return sum(s.space == track.finish_space for s in _active(race)) >= 2
+
+
+def crawl_final_stretch(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """A fallen mascot crawled a step that starts or ends in the final stretch (green multi cards count)."""
+    return any(isinstance(e, Moved) and e.crawled and (track.in_final_stretch(e.start) or track.in_final_stretch(e.end))
+               for e in events)
+
+
+def same_space(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """After the card, 2 active mascots share a space (same lane and same space)."""
+    spots = [(s.lane, s.space) for s in _active(race)]
+    return len(spots) != len(set(spots))
+
+
+def empty_final_stretch(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """When the mascot taking 1st place crosses the line, no other active mascot is in the final stretch.
+
+    Checked at that crossing only; a race won without crossing (everyone else DQ) answers NO. Mascots that
+    were still racing then but took a remaining place as the race ended on that same card count as active.
+    """
+    winner = next((e.mascot for e in events if isinstance(e, Placed) and e.place == 1 and e.exit is Exit.CROSSED),
+                  None)
+    if winner is None or not any(isinstance(e, Finished) and e.mascot is winner for e in events):
+        return False
+    ended_now = {e.mascot for e in events if isinstance(e, Placed) and e.exit is Exit.LAST_STANDING}
+    others = [s for s in race.state.mascots
+              if s.mascot is not winner and (s.status is Status.RACING or s.mascot in ended_now)]
+    return not any(track.in_final_stretch(s.space) for s in others)
+
+
+def any_dq(events: Sequence[Event], race: Race, track: Track) -> bool:
+    """At least one DQ (knockout or out of bounds)."""
+    return any(isinstance(e, (KnockedOut, OutOfBounds)) for e in events)
+
+
+PREDICATES: dict[str, Predicate] = {
+    **{f"bottom2-{m.value}": _bottom2(m) for m in MASCOTS},
+    "out-of-bounds": out_of_bounds,
+    "two-fallen": two_fallen,
+    "knockout": knockout,
+    "two-on-finish-space": two_on_finish_space,
+    "crawl-final-stretch": crawl_final_stretch,
+    "same-space": same_space,
+    "empty-final-stretch": empty_final_stretch,
+    "any-dq": any_dq,
+}
+"""Every side bet id the engine can answer, in RULES.md order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetCard:
+    """One side bet card: ``number`` is 1-based (label ``HS-S<nn>``), ``id`` names its predicate."""
+
+    number: int
+    id: str
+    question: str
+
+    @property
+    def code(self) -> str:
+        return f"HS-S{self.number:02d}"
+
+
+@dataclass(frozen=True)
+class SideBets:
+    """The side bet cards in label-code order."""
+
+    cards: tuple[SideBetCard, ...]
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self):
+        return iter(self.cards)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self.cards)
+
+    def by_number(self, number: int) -> SideBetCard:
+        """The card labelled ``HS-S<number>``. Raises UnknownSideBetError naming it."""
+        if not 1 <= number <= len(self.cards):
+            raise UnknownSideBetError(f"unknown side bet card HS-S{number:02d} "
+                                      f"(expected HS-S01..HS-S{len(self.cards):02d})")
+        return self.cards[number - 1]
+
+    def by_id(self, card_id: str) -> SideBetCard:
+        """The card with this id. Raises UnknownSideBetError naming it and listing the ids."""
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise UnknownSideBetError(f"unknown side bet {card_id!r} (expected one of: {', '.join(self.ids)})")
+
+
+def load_side_bets(path: str | Path | None = None) -> SideBets:
+    """Load and validate a side bet file (default: the packaged ``data/sidebets.toml``).
+
+    Every card needs a known ``id`` (a key of PREDICATES, each used once) and a non-empty ``question``.
+    Raises DataFileError listing every problem with its key path (``card[3].id: ...``).
+    """
+    data, source = read_toml(path, "sidebets.toml")
+    c = Checker(source)
+    c.unknown_keys(data, {"card"}, "")
+    entries = data.get("card")
+    if not isinstance(entries, list) or not entries:
+        c.problem("card", "missing (expected one [[card]] table per side bet card)")
+        entries = []
+    if len(entries) > 99:
+        c.problem("card", f"{len(entries)} cards (expected at most 99: labels are HS-S01..HS-S99)")
+    cards: list[SideBetCard] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        path_ = f"card[{i}]."
+        if not isinstance(entry, dict):
+            c.problem(f"card[{i}]", "must be a table")
+            continue
+        c.unknown_keys(entry, {"id", "question"}, path_)
+        card_id = entry.get("id")
+        question = entry.get("question")
+        ok = True
+        if card_id not in PREDICATES:
+            c.problem(path_ + "id", f"{card_id!r} is not a side bet id (expected one of: {', '.join(PREDICATES)})")
+            ok = False
+        elif card_id in seen:
+            c.problem(path_ + "id", f"{card_id!r} is used twice")
+            ok = False
+        else:
+            seen.add(card_id)
+        if not isinstance(question, str) or not question.strip():
+            c.problem(path_ + "question", f"{question!r} is missing or empty (expected the question text)")
+            ok = False
+        if ok:
+            cards.append(SideBetCard(i + 1, card_id, question.strip()))
+    c.finish()
+    return SideBets(tuple(cards))
+
+
+@dataclass
+class SideBetTracker:
+    """Answers one side bet card over one race: call :meth:`observe` after every pushed card.
+
+    A plain value (the card id, the track whose final stretch and finish-line space count, default the
+    race's, and the answer so far); undo is done by rebuilding it from a replay. ``happened`` is the final answer once the race is over.
+    Raises UnknownSideBetError for an unknown ``card_id``.
+    """
+
+    card_id: str
+    track: Track | None = None
+    happened: bool = False
+
+    def __post_init__(self) -> None:
+        if self.card_id not in PREDICATES:
+            raise UnknownSideBetError(f"unknown side bet {self.card_id!r} (expected one of: {', '.join(PREDICATES)})")
+
+    def observe(self, events: Sequence[Event], race: Race) -> bool:
+        """Check the card just resolved (its ``events``, and ``race`` right after it).
+
+        Returns True when the answer turned YES with this card (False if it already was YES or still is NO).
+        """
+        if self.happened:
+            return False
+        self.happened = bool(PREDICATES[self.card_id](events, race, self.track or race.track))
+        return self.happened
