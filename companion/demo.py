@@ -45,7 +45,7 @@ def parse_script(text: str) -> list[tuple[str, float]]:
     return out
 
 
-def record(seed: int = 7, players: int = 4) -> str:
+def record(seed: int = 11, players: int = 4) -> str:
     """Play a sample game by the rules with a seeded generator and return its scan script."""
     rng = random.Random(seed)
     deck = list(load_deck())
@@ -73,7 +73,7 @@ def record(seed: int = 7, players: int = 4) -> str:
     rng.shuffle(others)
     face_up = starting + others[:figures.random_face_up]
     rest = others[figures.random_face_up:]
-    hands = [[rest.pop() for _ in range(figures.hand_size)] for _ in range(players)]
+    hands = [[rest.pop() for _ in range(figures.hand)] for _ in range(players)]
     lines.append("# setup: the face-up cards")
     for dc in face_up:
         scan(dc.code, 0.5, dc.card.notation())

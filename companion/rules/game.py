@@ -40,7 +40,7 @@ from companion.rules.events import Event
 from companion.rules.game_events import (CardLearned, DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
                                          SideBetHappened, SideBetShown, Standing, TicketDrafted)
 from companion.rules.phases import Phase, Variant
-from companion.rules.race import Race, _default_deck, _default_track
+from companion.rules.race import Race, default_deck, default_track
 from companion.rules.setup import GameRules, SetupFigures, default_game_rules, load_game_rules, setup_figures
 from companion.rules.sidebets import SideBets, SideBetTracker, load_side_bets
 from companion.rules.track import Track
@@ -88,8 +88,8 @@ class Game:
                  side_bet_order: list[str] | None = None, rules: GameRules | None = None):
         if variant is None:
             variant = Variant.OPEN if isinstance(players, int) and players >= OPEN_FROM_PLAYERS else Variant.STANDARD
-        self.track = track or _default_track()
-        self.deck = deck or _default_deck()
+        self.track = track or default_track()
+        self.deck = deck or default_deck()
         self.ticket_table = tickets or _default_tickets()
         self.side_bets = side_bets or _default_side_bets()
         if rules is None:
@@ -278,8 +278,8 @@ class Game:
             card = self.side_bets.by_number(code.number)
         except HotStreakError as exc:
             raise RefusedError(str(exc)) from None
-        if card.id == self.side_bet:
-            raise RefusedError(f"side bet card {card.code} ({card.id}) is already this race's side bet")
+        if card.id == self.side_bet:  # the card the app expected: confirm it
+            return [SideBetShown(card.id, card.number, card.question, self.race_no)]
         if card.id in self.used_side_bets:
             race = self.used_side_bets.index(card.id) + 1
             raise RefusedError(f"side bet card {card.code} ({card.id}) was used in race {race} "

@@ -80,12 +80,12 @@ class RaceState:
 
 
 @functools.lru_cache(maxsize=None)
-def _default_track() -> Track:
+def default_track() -> Track:
     return load_track()
 
 
 @functools.lru_cache(maxsize=None)
-def _default_deck() -> Deck:
+def default_deck() -> Deck:
     return load_deck()
 
 
@@ -93,8 +93,8 @@ class Race:
     """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data)."""
 
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
-        self.track = track or _default_track()
-        self.deck = deck or _default_deck()
+        self.track = track or default_track()
+        self.deck = deck or default_deck()
         t = self.track
         lanes = dict(t.start_lanes)
         self._per_pass = t.reveals_per_pass
