@@ -16,6 +16,7 @@ inside the label's safe area, and the symbol's corner snapped to the 300 dpi gri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import BinaryIO, Iterable, Sequence
 
@@ -232,20 +233,47 @@ def _code128(code: str, bar_height: float, avail_w: float):
                      f"{_CODE128_DOTS[0]}-dot bars (expected a wider label layout)")
 
 
-def _qr(code: str, avail: float):
-    """A reportlab QrCode (level M) with whole-dot modules and a 4-module border fitting ``avail`` points
-    square. Raises ValueError when the smallest module does not fit."""
-    from reportlab.graphics.barcode.qr import QrCode
+@dataclass(frozen=True, slots=True)
+class QrSymbol:
+    """A QR symbol ready to draw: ``modules`` rows of dark (True) / light cells, ``module`` their size in
+    points; ``size`` includes the 4-module quiet zone on every side."""
 
-    probe = QrCode(code, qrLevel="M", qrBorder=_QR_BORDER)
-    probe.qr.make()
-    modules = probe.qr.getModuleCount() + 2 * _QR_BORDER
-    dots = min(_QR_DOTS[1], int(avail / DOT) // modules)
+    modules: tuple[tuple[bool, ...], ...]
+    module: float
+
+    @property
+    def size(self) -> float:
+        return (len(self.modules) + 2 * _QR_BORDER) * self.module
+
+    def draw(self, canvas, x: float, y: float) -> None:
+        """Fill the dark modules as one path (no seams between rows); (x, y) is the quiet zone's bottom-left."""
+        path = canvas.beginPath()
+        top = y + self.size - _QR_BORDER * self.module
+        for r, row in enumerate(self.modules):
+            c = 0
+            for dark, run in groupby(row):
+                n = len(list(run))
+                if dark:
+                    path.rect(x + (_QR_BORDER + c) * self.module, top - (r + 1) * self.module,
+                              n * self.module, self.module)
+                c += n
+        canvas.drawPath(path, stroke=0, fill=1)
+
+
+def _qr(code: str, avail: float) -> QrSymbol:
+    """``code`` as QR (error correction level M, encoded by reportlab) with whole-dot modules, its quiet zone
+    included, fitting ``avail`` points square. Raises ValueError when the smallest module does not fit."""
+    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+
+    qr = QRCode(None, QRErrorCorrectLevel.M)
+    qr.addData(code)
+    qr.make()
+    modules = tuple(tuple(bool(cell) for cell in row) for row in qr.modules)
+    dots = min(_QR_DOTS[1], int(avail / DOT + 1e-6) // (len(modules) + 2 * _QR_BORDER))
     if dots < _QR_DOTS[0]:
         raise ValueError(f"code {code!r} does not fit a {avail / MM:.1f} mm label area as QR with "
                          f"{_QR_DOTS[0]}-dot modules (expected a taller label layout)")
-    size = modules * dots * DOT
-    return QrCode(code, qrLevel="M", qrBorder=_QR_BORDER, width=size, height=size)
+    return QrSymbol(modules, dots * DOT)
 
 
 def _draw_code128(canvas, label: Label, cell: tuple[float, float, float, float], page_h: float) -> None:
@@ -292,10 +320,10 @@ def _draw_qr(canvas, label: Label, cell: tuple[float, float, float, float], page
     side = min(h - 2 * _PAD_Y, (w - 2 * _PAD_X) * 0.5)
     qr = _qr(label.code, side)
     qx = _snap(x0 + _PAD_X)
-    qy = page_h - _snap(page_h - (y0 + (h + qr.height) / 2)) - qr.height
+    qy = page_h - _snap(page_h - (y0 + (h + qr.size) / 2)) - qr.size
     canvas.setFillColor("#000000")
-    qr.drawOn(canvas, qx, qy)
-    tx = qx + qr.width  # the text block starts right of the symbol's quiet zone, never inside it
+    qr.draw(canvas, qx, qy)
+    tx = qx + qr.size  # the text block starts right of the symbol's quiet zone, never inside it
     tw = x0 + w - _PAD_X - tx
     small = min(8.0, h * 0.09)
     size = min(18.0, h * 0.22)
