@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from companion.codes import all_ticket_codes, control_codes, parse_code
-from companion.labels import (DOT, GROUPS, INK, LAYOUTS, MM, build_labels, codes_listing, render_pdf)
+from companion.labels import DOT, GROUPS, INK, LAYOUTS, MM, build_labels, codes_listing, render_pdf
 from companion.rules import load_deck
-from tests.conftest import hotstreak
+from conftest import hotstreak
 
 ALL_LABELS = build_labels()
 
