@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "status": "status",
     "leds-off": "leds_off",
     "settle": "settle",
+    "labels": "labels",
 }
 
 
