@@ -17,11 +17,11 @@ def receiver(tmp_path):
     path = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
-    sock.settimeout(1.0)
 
     def recv(wait: bool = True) -> str | None:
+        sock.settimeout(1.0 if wait else 0.0)
         try:
-            return (sock.recv(4096) if wait else sock.recv(4096, socket.MSG_DONTWAIT)).decode()
+            return sock.recv(4096).decode()
         except (TimeoutError, socket.timeout, BlockingIOError):
             return None
 
