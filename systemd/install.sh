@@ -15,7 +15,8 @@
 set -euo pipefail
 
 readonly APP=hotstreak
-readonly SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly SRC_DIR
 PREFIX=/opt/hotstreak
 ROOT=""            # --root DIR: a fake filesystem tree for --dry-run tests; "" is the real system
 DRY_RUN=0
@@ -132,7 +133,7 @@ config_block() {
     say "[all]"
     say "dtparam=spi=on"
     case "$model" in
-        *"Raspberry Pi 4"*|*"Raspberry Pi 400"*|*"Compute Module 4"*)
+        *"Raspberry Pi 4"*|*"Compute Module 4"*)   # also the Pi 400
             say "# Pi 4: a fixed core clock keeps the SPI LED timing stable (rpi_ws281x)"
             say "core_freq=500"
             say "core_freq_min=500" ;;
@@ -158,7 +159,7 @@ ensure_config_block() {
     BOOT_CHANGED=1
     if ((DRY_RUN)); then
         say "would write to $config:"
-        sed 's/^/    /' <<<"$wanted"
+        say "    ${wanted//$'\n'/$'\n'    }"
         return
     fi
     remove_config_block "$config"
@@ -290,7 +291,7 @@ install_venv() {
     fi
     run "$ROOT$venv/bin/pip" install --upgrade pip
     run "$ROOT$venv/bin/pip" install --no-binary pygame-ce "pygame-ce>=2.4"
-    run "$ROOT$venv/bin/pip" install "$SRC_DIR[pi]"
+    run "$ROOT$venv/bin/pip" install "${SRC_DIR}[pi]"
     # The version does not change between commits of a checkout: reinstall the project itself every time.
     run "$ROOT$venv/bin/pip" install --no-deps --force-reinstall "$SRC_DIR"
     run install -D -m 0644 "$SRC_DIR/README.md" "$ROOT$PREFIX/README.md"
