@@ -30,13 +30,15 @@ BOOT_CHANGED=0
 
 readonly GROUPS_NEEDED=(dialout gpio spi video render input audio)
 readonly APT_PACKAGES=(
-    python3-venv python3-dev python3-pip python3-lgpio build-essential pkg-config
+    python3-venv python3-dev python3-pip build-essential pkg-config
     espeak-ng alsa-utils usbutils
     libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
     libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev
     libfreetype-dev libportmidi-dev libjpeg-dev libpng-dev
     fonts-dejavu-core
 )
+# Raspberry Pi OS only (archive.raspberrypi.com): lgpio is the GPIO backend gpiozero uses on a Pi 5.
+readonly APT_PACKAGES_PI=(python3-lgpio)
 readonly CMDLINE_TOKENS=(consoleblank=0 spidev.bufsiz=65536)
 readonly BLOCK_BEGIN="# >>> hotstreak (systemd/install.sh) >>>"
 readonly BLOCK_END="# <<< hotstreak <<<"
@@ -261,7 +263,15 @@ install_udev_rule() {
 install_apt_packages() {
     if ((SKIP_APT)); then say "skip: apt packages (--skip-apt)"; return; fi
     run apt-get update
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+    local packages=("${APT_PACKAGES[@]}") package
+    for package in "${APT_PACKAGES_PI[@]}"; do
+        if apt-cache show "$package" >/dev/null 2>&1; then
+            packages+=("$package")
+        else
+            say "note: $package is not in the apt sources (not Raspberry Pi OS?); skipped"
+        fi
+    done
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${packages[@]}"
 }
 
 ensure_user() {
