@@ -64,10 +64,23 @@ EOF
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
 
+# A command line as one would type it: arguments with shell characters in single quotes.
+quote_args() {
+    local arg out=()
+    for arg in "$@"; do
+        if [[ "$arg" =~ ^[A-Za-z0-9_./:=,@+%-]+$ ]]; then
+            out+=("$arg")
+        else
+            out+=("'${arg//\'/\'\\\'\'}'")
+        fi
+    done
+    printf '%s ' "${out[@]}"
+}
+
 # Run a command, or only print it with --dry-run.
 run() {
     local shown
-    shown="$(printf '%q ' "$@")"
+    shown="$(quote_args "$@")"
     if ((DRY_RUN)); then
         say "would run: ${shown% }"
     else
@@ -248,6 +261,7 @@ install_udev_rule() {
     done <"$SRC_DIR/systemd/99-$APP-scanner.rules" >"$tmp"
     if ((DRY_RUN)); then
         say "would install the udev rule $dest (extra scanner ids: ${ids[*]:-none})"
+        grep -A "${#ids[@]}" '^# LOCAL scanner ids' "$tmp" | tail -n +2 | sed 's/^/    /' || true
         rm -f "$tmp"
         return
     fi

@@ -12,7 +12,7 @@ import pytest
 
 from companion import doctor
 from companion.doctor import run_checks
-from tests.conftest import ROOT, hotstreak
+from conftest import ROOT, hotstreak
 
 GROUP_NAMES = ["dialout", "gpio", "spi", "video", "render", "input", "audio"]
 
