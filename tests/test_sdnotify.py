@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import uuid
 
 import pytest
 
 from companion.sdnotify import Notifier, WatchdogPinger
+from conftest import ROOT
+from notify_listener import NotifyListener
 
 
 @pytest.fixture
@@ -138,3 +142,40 @@ def test_pinger_without_watchdog_never_pings():
     pinger = WatchdogPinger(Notifier(env={}))
     assert pinger.period is None
     assert not any(pinger.tick(t) for t in range(10))
+
+
+# A real process: a main loop that pings from each pass, then a fake device that blocks forever (it waits for
+# stdin, which the test never writes). The pings must stop while the process is still alive.
+STUCK_LOOP = """
+import sys
+from companion.sdnotify import Notifier, WatchdogPinger
+notifier = Notifier()
+pinger = WatchdogPinger(notifier)
+notifier.ready("taking scans")
+now = 0.0
+for card in range(1, 11):
+    now += pinger.period            # fake time: each pass takes half the watchdog interval
+    pinger.tick(now)
+    notifier.status(f"race 1, card {card} of 15")
+notifier.status("stuck on a fake device")
+sys.stdin.read()                    # the stuck device: the main loop never comes back
+"""
+
+
+def test_real_process_pings_until_its_main_loop_is_stuck(tmp_path):
+    with NotifyListener(tmp_path) as listener:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), **listener.env(watchdog_sec=2)}
+        proc = subprocess.Popen([sys.executable, "-c", STUCK_LOOP], env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL)
+        try:
+            assert listener.wait_for("READY=1", timeout=20) == "READY=1"
+            assert listener.wait_for("STATUS=stuck", timeout=10) == "STATUS=stuck on a fake device"
+            assert proc.poll() is None                      # alive, but stuck
+            assert listener.count("WATCHDOG=1", within=0.3) == 0
+        finally:
+            proc.kill()
+            proc.wait(timeout=10)
+    flat = [line for message in listener.messages for line in message.splitlines()]
+    assert flat.count("WATCHDOG=1") == 10
+    assert "STATUS=race 1, card 7 of 15" in flat
+    assert flat.index("READY=1") < flat.index("WATCHDOG=1")
