@@ -102,7 +102,8 @@ def test_hardening_without_breaking_devices(unit):
     assert one(unit, "Service", "ProtectHome") == "true"
     assert one(unit, "Service", "PrivateTmp") == "true"
     assert one(unit, "Service", "NoNewPrivileges") == "true"
-    for breaks_devices in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "PrivateUsers"):
+    # ProtectClock= implies DeviceAllow=char-rtc r, an allow-list that shuts out other devices (systemd#18142)
+    for breaks_devices in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "PrivateUsers", "ProtectClock"):
         assert breaks_devices not in unit["Service"], breaks_devices
     # everything the service writes is writable under ProtectSystem=strict
     writable = one(unit, "Service", "ReadWritePaths").split()
