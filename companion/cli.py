@@ -15,24 +15,29 @@ from companion.rules.errors import HotStreakError
 # subcommand name -> module in companion.commands with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, str] = {
     "simulate": "simulate",
+    "status": "status",
+    "leds-off": "leds_off",
     "doctor": "doctor",
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with ``only`` a known command, just that one is imported (fast start-up)."""
     parser = argparse.ArgumentParser(prog="hotstreak", description="Hot Streak Companion: the race caller.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, module_name in COMMANDS.items():
-        module = importlib.import_module(f"companion.commands.{module_name}")
+    names = [only] if only in COMMANDS else list(COMMANDS)
+    for name in names:
+        module = importlib.import_module(f"companion.commands.{COMMANDS[name]}")
         p = sub.add_parser(name, help=module.__doc__.strip().splitlines()[0] if module.__doc__ else None,
-                           description=module.__doc__)
+                           description=module.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args._module.run(args) or 0)
     except (HotStreakError, ValueError) as exc:
@@ -40,6 +45,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # e.g. `hotstreak simulate ... | head`
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

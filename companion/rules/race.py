@@ -96,7 +96,9 @@ class Race:
         self.track = track or _default_track()
         self.deck = deck or _default_deck()
         t = self.track
-        self._rows: list[list] = [[t.start_lane(m), t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
+        lanes = dict(t.start_lanes)
+        self._per_pass = t.reveals_per_pass
+        self._rows: list[list] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
         self._folds = 0
         self._pass = 1
         self._revealed = 0
@@ -167,7 +169,8 @@ class Race:
         Returns the events in order. Raises IllegalRevealError (state unchanged) if the race is over or the
         label ``code`` was already revealed in this pass.
         """
-        self.check(card, code)
+        if self._over or (code is not None and code in self._codes):
+            self.check(card, code)
         self._stack.append(self._snapshot())
         self._pushed.append((card, code))
         self._revealed += 1
@@ -178,7 +181,7 @@ class Race:
             self._resolve_green(card)
         else:
             self._resolve(MASCOTS.index(card.who), card)
-        if not self._over and self._revealed >= self.track.reveals_per_pass:
+        if not self._over and self._revealed >= self._per_pass:
             self._end_pass()
         self._ev = []
         return ev
@@ -196,6 +199,7 @@ class Race:
     def copy(self) -> "Race":
         other = Race.__new__(Race)
         other.track, other.deck = self.track, self.deck
+        other._per_pass = self.track.reveals_per_pass
         other._restore(self._snapshot())
         other._stack = list(self._stack)
         other._pushed = list(self._pushed)
@@ -261,7 +265,7 @@ class Race:
             raise InvalidPositionError(f"{' '.join(tokens[len(MASCOTS):])!r} in position is not "
                                        "'fold:N pass:N rev:N cards:CODES|-'") from None
         if not (0 <= race._folds <= len(t.fold_lines) and race._pass >= 1
-                and 0 <= race._revealed < t.reveals_per_pass):
+                and 0 <= race._revealed <= t.reveals_per_pass):
             raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
         race._codes = () if codes == "-" else tuple(codes.split(","))
         race._edge = t.back_edge(race._folds)
@@ -276,7 +280,7 @@ class Race:
 
     # ----- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> tuple:
-        return (tuple(tuple(r) for r in self._rows), self._folds, self._pass, self._revealed, self._codes,
+        return (tuple(map(tuple, self._rows)), self._folds, self._pass, self._revealed, self._codes,
                 tuple(self._open), self._over)
 
     def _restore(self, snap: tuple) -> None:

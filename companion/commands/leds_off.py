@@ -1,0 +1,40 @@
+"""Turn every pixel of the LED strip off (the kiosk service runs this after it stops).
+
+With the mock hardware this succeeds and does nothing. On a Pi it opens the strip (spidev on a Pi 5,
+rpi_ws281x otherwise), sends one all-off frame and releases it; exit 1 with the reason when the strip cannot
+be opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hardware import LED_BACKENDS, make_strip, resolve_mode
+
+# Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured
+# count we send enough zeros for any table built from the README.
+DEFAULT_OFF_COUNT = 300
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hardware", choices=["auto", "pi", "mock"], default=None,
+                   help="hardware mode (default: $HOTSTREAK_HARDWARE, else auto-detect the Pi)")
+    p.add_argument("--led-count", type=int, default=None,
+                   help=f"pixels on the strip (default {DEFAULT_OFF_COUNT}; more than the strip has is harmless)")
+    p.add_argument("--led-backend", choices=[b for b in LED_BACKENDS if b != "none"], default="auto",
+                   help="LED backend (default auto: spidev on a Pi 5, rpi_ws281x on other Pis, mock on a desktop)")
+
+
+def run(args: argparse.Namespace) -> int:
+    count = DEFAULT_OFF_COUNT if args.led_count is None else args.led_count
+    if count < 1:
+        raise ValueError(f"--led-count {count} must be a positive number of pixels")
+    mode = resolve_mode(args.hardware)
+    strip, why = make_strip(mode, count, {"backend": args.led_backend})
+    if why:
+        print(f"hotstreak leds-off: cannot open the LED strip: {why}", file=sys.stderr)
+        return 1
+    strip.close()  # close() sends the all-off frame, then releases the device
+    print(f"LEDs off ({strip.status})")
+    return 0

@@ -1,0 +1,39 @@
+"""Print the current game, read from the journal (the same replay the kiosk does on start).
+
+Safe to run while `hotstreak run` is running: the journal is SQLite in WAL mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion.config import load_config
+from companion.controller import replay, status_dict
+from companion.journal import Journal
+from companion.rules import load_deck, load_track
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object (the only form for now)")
+    p.add_argument("--db", help="journal file (default: from the config)")
+    p.add_argument("--config", help="config file (TOML)")
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = load_config(args.config)
+    with Journal(args.db or cfg.journal) as journal:
+        table = replay(journal.effective(), load_track(cfg.track), load_deck(cfg.deck))
+    status = status_dict(table)
+    if args.json:
+        print(json.dumps(status))
+    else:
+        print(f"phase {status['phase']}, race {status['race']}, {status['players']} players, "
+              f"pass {status['pass']}, card {status['revealed']}")
+        for name, m in status["mascots"].items():
+            print(f"  {name}: {m}")
+        if status["placings"]:
+            print("  placings: " + ", ".join(f"{k} {v}" for k, v in status["placings"].items()))
+        if status["money"]:
+            print("  money: " + ", ".join(f"seat {i + 1} ${m}" for i, m in enumerate(status["money"])))
+    return 0

@@ -1,0 +1,282 @@
+"""The one configuration file of the kiosk (TOML), validated with every problem listed.
+
+Every setting has a default, so a desktop needs no file. Load with ``load_config(path)``; ``path=None`` gives
+the defaults (or ``$HOTSTREAK_CONFIG`` if set). Bad values raise ``ConfigError`` listing each problem with its
+key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in the README).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.rules.errors import DataFileError
+from companion.rules.mascots import MASCOTS, Mascot
+
+DEFAULT_TOML = """\
+hardware = "auto"          # auto | pi | mock  (env HOTSTREAK_HARDWARE overrides)
+language = "en"            # en | nl | es: announcer voice and race call
+
+[paths]
+journal = ""               # SQLite journal; "" = $STATE_DIRECTORY or ~/.local/state/hotstreak/journal.db
+track = ""                 # rule data files; "" = the packaged defaults
+deck = ""
+cache = ""                 # rendered voice cache; "" = ~/.cache/hotstreak
+
+[scanner]
+port = "/dev/hotstreak-scanner"   # the udev symlink (systemd/99-hotstreak-scanner.rules)
+baud = 9600
+repeat_window = 0.8        # seconds: the same code again within this is one scan
+max_length = 64            # longer lines are garbage
+
+[buttons]
+undo = 17                  # BCM GPIO numbers, buttons to ground (internal pull-up)
+go = 27
+debounce = 0.05            # seconds
+
+[leds]
+count = 112                # pixels on the whole strip
+pixels_per_space = 2
+order = "GRB"              # GRB (WS2812B) or RGB
+brightness = 0.35          # 0..1 cap on every pixel (power and eyes)
+pin = 10                   # GPIO10 = SPI MOSI (no root needed)
+dma = 10
+backend = "auto"           # auto | ws281x | spi  (spi = spidev, for the Pi 5)
+# one strip segment per lane: `first` is the lowest pixel index of the lane; direction 1 when space 1 is at
+# that end, -1 when the strip runs the other way (a strip folded back along the next lane)
+lanes = [
+  { first = 0, direction = 1 },
+  { first = 28, direction = -1 },
+  { first = 56, direction = 1 },
+  { first = 84, direction = -1 },
+]
+
+[colours]                  # lane colours per mascot, "#rrggbb"
+gobbler = "#b06a2c"
+hurley = "#e8322a"
+dangle = "#2a7de8"
+mum = "#c23cc8"
+
+[display]
+fullscreen = true          # on a desktop (mock hardware) the screen is always a window
+width = 0                  # 0 = the display's own resolution
+height = 0
+
+[audio]
+voice = true               # speak the race call (espeak-ng)
+effects = true
+"""
+
+
+class ConfigError(DataFileError):
+    """A configuration file with problems (one line each, with its key path)."""
+
+
+def _state_dir() -> Path:
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "hotstreak"
+
+
+def _cache_dir() -> Path:
+    if os.environ.get("CACHE_DIRECTORY"):
+        return Path(os.environ["CACHE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hotstreak"
+
+
+@dataclass(frozen=True)
+class LaneSegment:
+    first: int
+    direction: int
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated configuration. Paths are resolved; colours are (r, g, b) 0..255."""
+
+    hardware: str = "auto"
+    language: str = "en"
+    journal: Path = field(default_factory=lambda: _state_dir() / "journal.db")
+    track: Path | None = None
+    deck: Path | None = None
+    cache: Path = field(default_factory=_cache_dir)
+    scanner_port: str = "/dev/hotstreak-scanner"
+    baud: int = 9600
+    repeat_window: float = 0.8
+    max_length: int = 64
+    buttons: dict[str, int] = field(default_factory=lambda: {"undo": 17, "go": 27})
+    debounce: float = 0.05
+    led_count: int = 112
+    pixels_per_space: int = 2
+    led_order: str = "GRB"
+    brightness: float = 0.35
+    led_pin: int = 10
+    led_dma: int = 10
+    led_backend: str = "auto"
+    lanes: tuple[LaneSegment, ...] = ()
+    colours: dict[Mascot, tuple[int, int, int]] = field(default_factory=dict)
+    fullscreen: bool = True
+    width: int = 0
+    height: int = 0
+    voice: bool = True
+    effects: bool = True
+
+    def lane_map_dict(self, spaces: int = 14) -> dict:
+        """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
+        return {"spaces": spaces, "segments": [0],
+                "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": self.pixels_per_space,
+                                      "direction": seg.direction} for i, seg in enumerate(self.lanes)}}
+
+
+class _Reader:
+    def __init__(self, data: dict[str, Any], source: str):
+        self.problems: list[str] = []
+        self.source = source
+        self.data = data
+
+    def get(self, path: str, kind: type | tuple, default: Any, check=None, expected: str = "") -> Any:
+        node: Any = self.data
+        parts = path.split(".")
+        for part in parts[:-1]:
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        if not isinstance(node, dict) or parts[-1] not in node:
+            return default
+        value = node[parts[-1]]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            ok = False
+        else:
+            ok = isinstance(value, kinds)
+        if ok and check is not None and not check(value):
+            ok = False
+        if not ok:
+            what = expected or " or ".join(k.__name__ for k in kinds)
+            self.problems.append(f"{path}: {value!r} is not valid (expected {what})")
+            return default
+        return value
+
+
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio"}
+_SECTIONS = {
+    "paths": {"journal", "track", "deck", "cache"},
+    "scanner": {"port", "baud", "repeat_window", "max_length"},
+    "buttons": {"undo", "go", "debounce"},
+    "leds": {"count", "pixels_per_space", "order", "brightness", "pin", "dma", "backend", "lanes"},
+    "colours": {m.value for m in MASCOTS},
+    "display": {"fullscreen", "width", "height"},
+    "audio": {"voice", "effects"},
+}
+
+
+def _colour(text: str) -> tuple[int, int, int] | None:
+    if isinstance(text, str) and len(text) == 7 and text[0] == "#":
+        try:
+            return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+        except ValueError:
+            return None
+    return None
+
+
+def parse_config(text: str, source: str = "config") -> Config:
+    """Parse and validate config TOML text. Raises ConfigError listing every problem with its key path."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, [f"not valid TOML: {exc}"]) from None
+    defaults = tomllib.loads(DEFAULT_TOML)
+    r = _Reader(data, source)
+    for key, value in data.items():
+        if key not in _TOP:
+            r.problems.append(f"{key}: unknown setting (expected one of: {', '.join(sorted(_TOP))})")
+        elif key in _SECTIONS:
+            if not isinstance(value, dict):
+                r.problems.append(f"{key}: must be a table [{key}]")
+                continue
+            for sub in value:
+                if sub not in _SECTIONS[key]:
+                    r.problems.append(f"{key}.{sub}: unknown setting (expected one of: "
+                                      f"{', '.join(sorted(_SECTIONS[key]))})")
+
+    def path_or(value: str, default: Path | None) -> Path | None:
+        return Path(value).expanduser() if value else default
+
+    hardware = r.get("hardware", str, "auto", lambda v: v in ("auto", "pi", "mock"), "auto, pi or mock")
+    language = r.get("language", str, "en", lambda v: v in ("en", "nl", "es"), "en, nl or es")
+    pos = lambda v: v > 0  # noqa: E731
+    count = r.get("leds.count", int, defaults["leds"]["count"], lambda v: 1 <= v <= 10000, "1..10000")
+    pps = r.get("leds.pixels_per_space", int, defaults["leds"]["pixels_per_space"], lambda v: 1 <= v <= 50, "1..50")
+    lane_list = r.get("leds.lanes", list, defaults["leds"]["lanes"])
+    lanes: list[LaneSegment] = []
+    for i, seg in enumerate(lane_list):
+        key = f"leds.lanes[{i}]"
+        if not isinstance(seg, dict) or set(seg) - {"first", "direction"}:
+            r.problems.append(f"{key}: {seg!r} is not valid (expected {{ first = N, direction = 1 | -1 }})")
+            continue
+        first = seg.get("first", 0)
+        direction = seg.get("direction", 1)
+        if not isinstance(first, int) or not 0 <= first < count:
+            r.problems.append(f"{key}.first: {first!r} is not valid (expected 0..{count - 1})")
+        if direction not in (1, -1):
+            r.problems.append(f"{key}.direction: {direction!r} is not valid (expected 1 or -1)")
+        lanes.append(LaneSegment(first if isinstance(first, int) else 0, direction if direction in (1, -1) else 1))
+    colours = {}
+    for m in MASCOTS:
+        text_ = r.get(f"colours.{m.value}", str, defaults["colours"][m.value], lambda v: _colour(v) is not None,
+                      "a colour like \"#e8322a\"")
+        colours[m] = _colour(text_)
+    cfg = Config(
+        hardware=hardware,
+        language=language,
+        journal=path_or(r.get("paths.journal", str, ""), None) or _state_dir() / "journal.db",
+        track=path_or(r.get("paths.track", str, ""), None),
+        deck=path_or(r.get("paths.deck", str, ""), None),
+        cache=path_or(r.get("paths.cache", str, ""), None) or _cache_dir(),
+        scanner_port=r.get("scanner.port", str, defaults["scanner"]["port"], bool, "a device path"),
+        baud=r.get("scanner.baud", int, 9600, lambda v: v in (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200),
+                   "a standard baud rate such as 9600 or 115200"),
+        repeat_window=float(r.get("scanner.repeat_window", (int, float), 0.8, lambda v: 0 <= v <= 10, "0..10 s")),
+        max_length=r.get("scanner.max_length", int, 64, lambda v: 8 <= v <= 1024, "8..1024"),
+        buttons={name: r.get(f"buttons.{name}", int, defaults["buttons"][name], lambda v: 0 <= v <= 27,
+                             "a BCM GPIO number 0..27") for name in ("undo", "go")},
+        debounce=float(r.get("buttons.debounce", (int, float), 0.05, lambda v: 0 <= v <= 1, "0..1 s")),
+        led_count=count,
+        pixels_per_space=pps,
+        led_order=r.get("leds.order", str, "GRB", lambda v: v in ("GRB", "RGB"), "GRB or RGB"),
+        brightness=float(r.get("leds.brightness", (int, float), 0.35, lambda v: 0 <= v <= 1, "0..1")),
+        led_pin=r.get("leds.pin", int, 10, lambda v: v in (10, 12, 18, 21), "10 (SPI), 12, 18 or 21"),
+        led_dma=r.get("leds.dma", int, 10, lambda v: 0 <= v <= 14, "0..14"),
+        led_backend=r.get("leds.backend", str, "auto", lambda v: v in ("auto", "ws281x", "spi"), "auto, ws281x or spi"),
+        lanes=tuple(lanes),
+        colours=colours,
+        fullscreen=r.get("display.fullscreen", bool, True),
+        width=r.get("display.width", int, 0, lambda v: v >= 0, "0 or a width in pixels"),
+        height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
+        voice=r.get("audio.voice", bool, True),
+        effects=r.get("audio.effects", bool, True),
+    )
+    if len(cfg.lanes) != 4:
+        r.problems.append(f"leds.lanes: {len(cfg.lanes)} segments (expected one per lane: 4)")
+    del pos
+    if r.problems:
+        raise ConfigError(source, r.problems)
+    return cfg
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Load the config file at ``path`` (or ``$HOTSTREAK_CONFIG``); no file at all gives the defaults.
+
+    Raises ConfigError (one line per problem) for an unreadable or invalid file.
+    """
+    path = path or os.environ.get("HOTSTREAK_CONFIG") or None
+    if path is None:
+        return parse_config(DEFAULT_TOML, "defaults")
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
+    return parse_config(text, str(path))

@@ -1,0 +1,232 @@
+"""The lights renderer: a race state (and recent events) -> one full LED frame. Pure: no I/O, no clock.
+
+>>> from companion.rules import Race
+>>> from hardware.leds import LaneMap
+>>> race = Race()
+>>> lanes = LaneMap.default()
+>>> frame = render_lanes(race.state, race.track, lanes, DEFAULT_COLOURS, now=0.0, star_marker=None)
+>>> [i for i, p in enumerate(frame) if p != (0, 0, 0)]   # every mascot on space 3 of its lane
+[2, 16, 30, 44]
+
+What a frame shows (issue 4 "Lights"; RULES.md 3-5 for the states):
+
+- each racing mascot in its colour on the pixels of the space it must stand on (its current lane);
+  fallen: the colour dimmed; turned around: a chase running toward the back of the track (time-based on
+  ``now``); two mascots on one space share its pixels (alternating pixels, or in turn when a space has one);
+- finished and DQ mascots are not shown on the track;
+- folded spaces (under the mat) are dark; a faint ``star_marker`` on star spaces still on the track.
+
+:class:`Effects` adds short overlays triggered by engine events and expiring by time: a white flash on a
+collision's space, a flash on a fallen mascot's space, a red flash along the lane of a knockout or out of
+bounds, a sweep in the mascot's colour up its lane on a finish, and a wipe of the spaces going under a fold.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from hardware.leds import LaneMap, Pixel, scale
+from companion.rules.events import Collided, Event, Fell, Finished, Folded, KnockedOut, OutOfBounds, Status
+from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.race import RaceState
+from companion.rules.track import Track
+
+OFF: Pixel = (0, 0, 0)
+DEFAULT_COLOURS: dict[Mascot, Pixel] = {
+    Mascot.GOBBLER: (255, 140, 0),   # orange
+    Mascot.HURLEY: (0, 80, 255),     # blue
+    Mascot.DANGLE: (0, 200, 40),     # green
+    Mascot.MUM: (220, 0, 160),       # magenta
+}
+STAR_MARKER: Pixel = (10, 8, 0)
+FALLEN_DIM = 0.2          # a fallen mascot's colour is scaled by this
+CHASE_STEP = 0.15         # seconds per pixel of a turned-around mascot's chase
+CHASE_TAIL = 0.12         # the unlit pixels of a chase keep this much of the colour
+SHARE_PERIOD = 0.5        # seconds each mascot gets when several share a one-pixel space
+WHITE: Pixel = (255, 255, 255)
+RED: Pixel = (255, 0, 0)
+AMBER: Pixel = (255, 100, 0)
+
+
+def render_lanes(race_state: RaceState, track: Track, lane_map: LaneMap, colours: Mapping[Mascot, Pixel], *,
+                 now: float, effects: "Effects | None" = None, folds: int | None = None, count: int | None = None,
+                 star_marker: Pixel | None = STAR_MARKER) -> list[Pixel]:
+    """One full frame (``count`` pixels, default ``lane_map.count``) of ``(r, g, b)`` tuples for the state.
+
+    ``now`` (seconds, any monotonic origin) drives the chase and the effects; ``folds`` defaults to
+    ``race_state.folds`` (pass 0 to show the whole track, e.g. between races). Raises ValueError when the
+    lane map does not cover the track, a mascot has no colour, or ``count`` is below the map's need.
+    """
+    _check(track, lane_map, colours, count)
+    frame = [OFF] * (lane_map.count if count is None else count)
+    edge = track.back_edge(race_state.folds if folds is None else folds)
+    if star_marker is not None:
+        for lane in range(1, track.lanes + 1):
+            for space in track.stars:
+                if edge <= space <= lane_map.spaces:
+                    for p in lane_map.pixels_for(lane, space):
+                        frame[p] = star_marker
+    spots: dict[tuple[int, int], list[list[Pixel]]] = {}
+    for ms in race_state.mascots:
+        if ms.status is not Status.RACING or ms.space < edge:
+            continue
+        pixels = lane_map.pixels_for(ms.lane, ms.space)
+        colour = colours[ms.mascot]
+        if ms.fallen:
+            colour = scale(colour, FALLEN_DIM)
+        if ms.facing.value == "backward":
+            look = _chase(colour, len(pixels), now)
+        else:
+            look = [colour] * len(pixels)
+        spots.setdefault((ms.lane, ms.space), []).append(look)
+    for (lane, space), looks in spots.items():
+        pixels = lane_map.pixels_for(lane, space)
+        n = len(looks)
+        for k, p in enumerate(pixels):
+            if n == 1:
+                who = 0
+            elif len(pixels) >= n:
+                who = k % n
+            else:
+                who = int(math.floor(now / SHARE_PERIOD)) % n
+            frame[p] = looks[who][k]
+    if effects is not None:
+        effects.apply(frame, race_state, track, lane_map, colours, now)
+    return frame
+
+
+def _chase(colour: Pixel, n: int, now: float) -> list[Pixel]:
+    """A chase over a space's ``n`` pixels (ordered back to front) whose lit pixel runs toward the back.
+
+    With one pixel a space, the chase is a blink (lit, then tail) at the same pace."""
+    step = int(math.floor(now / CHASE_STEP))
+    tail = scale(colour, CHASE_TAIL)
+    if n == 1:
+        return [colour if step % 2 == 0 else tail]
+    lit = (n - 1) - step % n
+    return [colour if k == lit else tail for k in range(n)]
+
+
+def _check(track: Track, lane_map: LaneMap, colours: Mapping[Mascot, Pixel], count: int | None) -> None:
+    missing_lanes = [n for n in range(1, track.lanes + 1) if n not in lane_map.lanes]
+    if missing_lanes:
+        raise ValueError(f"lane map has no lane(s) {missing_lanes} (the track has {track.lanes} lanes)")
+    if lane_map.spaces < track.spaces:
+        raise ValueError(f"lane map has {lane_map.spaces} spaces per lane; the track needs {track.spaces}")
+    missing = [m.value for m in MASCOTS if m not in colours]
+    if missing:
+        raise ValueError(f"no lane colour for {', '.join(missing)} (expected an (r, g, b) per mascot)")
+    if count is not None and count < lane_map.count:
+        raise ValueError(f"LED count {count} is below the lane map's {lane_map.count} pixels")
+
+
+# ----- effects -----------------------------------------------------------------------------------------------
+DURATIONS: dict[str, float] = {"collision": 0.6, "fell": 0.6, "dq": 1.5, "finish": 1.2, "fold": 1.2}
+BLINK = 0.1  # seconds on, then off, for flashes
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One running effect: ``kind`` (a key of DURATIONS) started at ``start`` for ``duration`` seconds.
+
+    ``mascot``/``lane``/``space`` say where (a mascot's place is looked up at render time);
+    ``first_space`` is the new back edge for a fold."""
+
+    kind: str
+    start: float
+    duration: float
+    mascot: Mascot | None = None
+    lane: int | None = None
+    space: int | None = None
+    first_space: int | None = None
+
+    def progress(self, now: float) -> float:
+        return (now - self.start) / self.duration
+
+
+class Effects:
+    """Short light effects from engine events; each expires ``DURATIONS[kind]`` seconds after its trigger.
+
+    ``trigger(events, now)`` starts the effects for the events (Collided, Fell, KnockedOut, OutOfBounds,
+    Finished, Folded; others are ignored); ``active(now)`` drops expired ones and returns the rest;
+    ``busy(now)`` says whether the controller should keep rendering frames; ``apply`` is called by
+    :func:`render_lanes`. ``durations`` overrides the default seconds per kind.
+    """
+
+    def __init__(self, durations: Mapping[str, float] | None = None):
+        self.durations = dict(DURATIONS)
+        for kind, seconds in (durations or {}).items():
+            if kind not in DURATIONS or not seconds > 0:
+                raise ValueError(f"effect duration {kind}={seconds!r}: expected one of "
+                                 f"{', '.join(DURATIONS)} with positive seconds")
+            self.durations[kind] = seconds
+        self._running: list[Effect] = []
+
+    def trigger(self, events: Iterable[Event], now: float) -> None:
+        for e in events:
+            effect = self._effect_for(e, now)
+            if effect is not None:
+                self._running.append(effect)
+
+    def _effect_for(self, e: Event, now: float) -> Effect | None:
+        d = self.durations
+        if isinstance(e, Collided):
+            return Effect("collision", now, d["collision"], e.mascot, e.lane, e.space)
+        if isinstance(e, Fell):
+            return Effect("fell", now, d["fell"], e.mascot)
+        if isinstance(e, KnockedOut):
+            return Effect("dq", now, d["dq"], e.mascot)
+        if isinstance(e, OutOfBounds):
+            return Effect("dq", now, d["dq"], e.mascot, e.lane)
+        if isinstance(e, Finished):
+            return Effect("finish", now, d["finish"], e.mascot)
+        if isinstance(e, Folded):
+            return Effect("fold", now, d["fold"], first_space=e.first_space)
+        return None
+
+    def clear(self) -> None:
+        """Drop every effect (e.g. on undo or a new race)."""
+        self._running.clear()
+
+    def active(self, now: float) -> list[Effect]:
+        self._running = [e for e in self._running if e.start <= now < e.start + e.duration]
+        return list(self._running)
+
+    def busy(self, now: float) -> bool:
+        return bool(self.active(now))
+
+    def apply(self, frame: list[Pixel], state: RaceState, track: Track, lane_map: LaneMap,
+              colours: Mapping[Mascot, Pixel], now: float) -> None:
+        """Draw the running effects over ``frame`` (in place), oldest first."""
+        for e in self.active(now):
+            t = now - e.start
+            blink_on = int(t / BLINK) % 2 == 0
+            if e.kind == "collision" and blink_on:
+                _paint(frame, lane_map.pixels_for(e.lane, e.space), WHITE)
+            elif e.kind == "fell" and blink_on:
+                ms = state.of(e.mascot)
+                if ms.status is Status.RACING:
+                    _paint(frame, lane_map.pixels_for(ms.lane, ms.space), WHITE)
+            elif e.kind == "dq" and blink_on:
+                lane = e.lane if e.lane is not None else state.of(e.mascot).lane
+                lane = min(max(lane, 1), track.lanes)  # off the side: flash the lane it left
+                _paint(frame, lane_map.lane_pixels(lane), RED)
+            elif e.kind == "finish":
+                ms = state.of(e.mascot)
+                pixels = lane_map.lane_pixels(ms.lane)
+                head = int(e.progress(now) * len(pixels) * 1.5)  # the head runs off the end before expiry
+                for k in range(max(0, head - 4), min(head + 1, len(pixels))):
+                    frame[pixels[k]] = scale(colours[e.mascot], 1.0 - (head - k) / 5)
+            elif e.kind == "fold":
+                first = e.first_space or 1
+                wiped = int(e.progress(now) * (first - 1))  # spaces already gone under, from the back
+                for lane in range(1, track.lanes + 1):
+                    for space in range(wiped + 1, first):
+                        _paint(frame, lane_map.pixels_for(lane, space), AMBER)
+
+
+def _paint(frame: list[Pixel], pixels: Sequence[int], colour: Pixel) -> None:
+    for p in pixels:
+        frame[p] = colour

@@ -1,0 +1,152 @@
+"""The table's two push buttons: undo and go (DESIGN.md "Hardware defaults").
+
+Wiring: each button between its GPIO pin and ground (GPIO17 = pin 11 undo, GPIO27 = pin 13 go); the Pi's
+internal pull-up holds the pin high, a press pulls it low. No resistors needed.
+
+>>> from gpiozero.pins.mock import MockFactory
+>>> factory = MockFactory()
+>>> pressed = []
+>>> buttons = Buttons(pressed.append, pin_factory=factory, clock=lambda: 0.0)
+>>> factory.pin(17).drive_low()
+>>> pressed
+['undo']
+>>> buttons.close()
+
+:class:`Buttons` uses gpiozero (imported lazily); the mock path is gpiozero's own ``MockFactory``.
+:class:`KeyButtons` maps keys to the same names on a desktop (``u`` undo, ``g`` or space go).
+Debounce is done here, by an injected clock, so it is the same for every pin backend.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Callable, Mapping
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PINS: dict[str, int] = {"undo": 17, "go": 27}
+DEFAULT_KEYS: dict[str, str] = {"u": "undo", "g": "go", "space": "go", " ": "go"}
+
+
+class Debouncer:
+    """Accept a press of ``name`` unless one was accepted less than ``window`` seconds before."""
+
+    def __init__(self, window: float, clock: Callable[[], float]):
+        if window < 0:
+            raise ValueError(f"debounce {window!r} must be 0 or more seconds")
+        self.window = window
+        self.clock = clock
+        self._last: dict[str, float] = {}
+
+    def accept(self, name: str) -> bool:
+        now = self.clock()
+        last = self._last.get(name)
+        if last is not None and now - last < self.window:
+            return False
+        self._last[name] = now
+        return True
+
+
+class Buttons:
+    """Buttons on GPIO pins (``pins``: name -> BCM number), each a gpiozero ``Button(pin, pull_up=True)``.
+
+    ``on_press(name)`` is called (on gpiozero's thread) for each accepted press; a press within ``debounce``
+    seconds of the last accepted press of the same button is dropped. ``pin_factory`` is passed to gpiozero
+    (a ``MockFactory`` on a desktop or in tests; None = gpiozero's default for the board). ``history``
+    lists accepted presses in order. Raises ValueError for a bad pin map, and whatever gpiozero raises when
+    the pins cannot be used (the hardware factory turns that into a no-op with a status line).
+    """
+
+    def __init__(self, on_press: Callable[[str], None], pins: Mapping[str, int] | None = None, *,
+                 debounce: float = 0.05, clock: Callable[[], float] = time.monotonic, pin_factory: Any = None):
+        pins = dict(DEFAULT_PINS if pins is None else pins)
+        numbers = list(pins.values())
+        if not pins or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 27 for p in numbers):
+            raise ValueError(f"button pins {pins!r} must map names to BCM GPIO numbers 0-27")
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"button pins {pins!r} use one pin twice")
+        self.on_press = on_press
+        self.pins = pins
+        self.history: list[str] = []
+        self._debounce = Debouncer(debounce, clock)
+        from gpiozero import Button  # lazy: gpiozero picks its pin backend on first use
+        self._devices: dict[str, Any] = {}
+        try:
+            for name, pin in pins.items():
+                device = Button(pin, pull_up=True, pin_factory=pin_factory)
+                device.when_pressed = self._handler(name)
+                self._devices[name] = device
+        except Exception:
+            self.close()
+            raise
+        self.status = "buttons: " + ", ".join(f"{name} on GPIO{pin}" for name, pin in pins.items())
+
+    def _handler(self, name: str) -> Callable[[], None]:
+        def pressed() -> None:
+            self.press(name)
+        return pressed
+
+    def press(self, name: str) -> bool:
+        """Register a press of ``name`` (what the pin callback does); True if accepted."""
+        if not self._debounce.accept(name):
+            return False
+        self.history.append(name)
+        try:
+            self.on_press(name)
+        except Exception:
+            log.exception("buttons: on_press handler failed for %r", name)
+        return True
+
+    def close(self) -> None:
+        for device in self._devices.values():
+            try:
+                device.close()
+            except Exception:
+                pass
+        self._devices.clear()
+
+
+class KeyButtons:
+    """Desktop buttons: ``key(name)`` with a key name (pygame's ``u``, ``g``, ``space``, or a typed
+    character) maps through ``keys`` to a button name and presses it, with the same debounce as
+    :class:`Buttons`. Unmapped keys are ignored (``key`` returns False)."""
+
+    def __init__(self, on_press: Callable[[str], None], keys: Mapping[str, str] | None = None, *,
+                 debounce: float = 0.05, clock: Callable[[], float] = time.monotonic):
+        self.on_press = on_press
+        self.keys = dict(DEFAULT_KEYS if keys is None else keys)
+        self.history: list[str] = []
+        self._debounce = Debouncer(debounce, clock)
+        self.status = "buttons: keys " + ", ".join(f"{k!r}={v}" for k, v in self.keys.items() if k != " ")
+
+    def key(self, key: str) -> bool:
+        name = self.keys.get(key) or self.keys.get(key.lower())
+        if name is None or not self._debounce.accept(name):
+            return False
+        self.history.append(name)
+        try:
+            self.on_press(name)
+        except Exception:
+            log.exception("buttons: on_press handler failed for %r", name)
+        return True
+
+    press = key
+
+    def close(self) -> None:
+        pass
+
+
+class NullButtons:
+    """No buttons (they failed to start); ``status`` says why."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        self.status = f"buttons off: {reason}"
+        self.history: list[str] = []
+
+    def press(self, name: str) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass

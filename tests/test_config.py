@@ -1,0 +1,49 @@
+"""The kiosk config: defaults without a file, every problem listed with its key path."""
+
+import pytest
+
+from companion.config import DEFAULT_TOML, ConfigError, load_config, parse_config
+from companion.rules import Mascot
+
+
+def test_no_file_gives_defaults(monkeypatch):
+    monkeypatch.delenv("HOTSTREAK_CONFIG", raising=False)
+    cfg = load_config()
+    assert cfg.hardware == "auto" and cfg.baud == 9600 and cfg.buttons == {"undo": 17, "go": 27}
+    assert len(cfg.lanes) == 4 and cfg.colours[Mascot.HURLEY] == (0xE8, 0x32, 0x2A)
+
+
+def test_default_toml_is_itself_a_valid_config():
+    assert parse_config(DEFAULT_TOML).led_count == 112
+
+
+def test_lane_map_dict_has_one_segment_per_lane():
+    from hardware.leds import LaneMap
+    data = parse_config(DEFAULT_TOML).lane_map_dict()
+    assert data["lane"]["2"] == {"segment": 0, "first": 28, "per_space": 2, "direction": -1}
+    lane_map = LaneMap.from_dict(data)
+    assert lane_map.count == 112
+    assert lane_map.pixels_for(2, 1) == [55, 54] or sorted(lane_map.pixels_for(2, 1)) == [54, 55]
+
+
+def test_every_problem_is_listed_with_its_key_path():
+    text = ('hardware = "cloud"\nvolume = 3\n[scanner]\nbaud = 1234\n[leds]\nbrightness = 2.0\n'
+            'lanes = [{ first = 0, direction = 2 }]\n[colours]\nmum = "purple"\n')
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "my.toml")
+    problems = info.value.problems
+    for key in ("hardware:", "volume:", "scanner.baud:", "leds.brightness:", "leds.lanes[0].direction:",
+                "colours.mum:", "leds.lanes:"):
+        assert any(p.startswith(key) for p in problems), key
+    assert str(info.value).startswith("my.toml: ")
+
+
+def test_unreadable_file_is_one_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_paths_expand_and_default_to_the_state_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    assert parse_config("").journal == tmp_path / "journal.db"
+    assert parse_config(f'[paths]\njournal = "{tmp_path}/x.db"\n').journal == tmp_path / "x.db"

@@ -1,0 +1,92 @@
+"""Buttons through gpiozero's MockFactory, with debounce on a fake clock; desktop key buttons."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import Buttons, KeyButtons
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 10.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def rig():
+    factory = MockFactory()
+    clock = FakeClock()
+    pressed: list[str] = []
+    buttons = Buttons(pressed.append, pin_factory=factory, clock=clock, debounce=0.05)
+    yield factory, clock, pressed, buttons
+    buttons.close()
+    factory.reset()
+
+
+def tap(factory, pin):
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def test_a_press_reaches_on_press(rig):
+    factory, clock, pressed, _ = rig
+    tap(factory, 17)
+    clock.t += 1
+    tap(factory, 27)
+    assert pressed == ["undo", "go"]
+
+
+def test_pins_are_pulled_up(rig):
+    factory, *_ = rig
+    assert factory.pin(17).state == 1 and factory.pin(27).state == 1  # idle high, a press pulls low
+
+
+def test_bounces_within_the_window_are_dropped_and_later_presses_kept(rig):
+    factory, clock, pressed, buttons = rig
+    tap(factory, 17)
+    for t in (10.01, 10.03, 10.049):  # contact bounce 10, 30 and 49 ms after the accepted press
+        clock.t = t
+        tap(factory, 17)
+    assert pressed == ["undo"]
+    clock.t = 10.0 + 0.06
+    tap(factory, 17)
+    assert pressed == ["undo", "undo"]
+    assert buttons.history == pressed
+
+
+def test_debounce_is_per_button(rig):
+    factory, clock, pressed, _ = rig
+    tap(factory, 17)
+    tap(factory, 27)  # same instant, other button: kept
+    assert pressed == ["undo", "go"]
+
+
+def test_custom_pins_and_bad_pins():
+    factory = MockFactory()
+    pressed: list[str] = []
+    b = Buttons(pressed.append, {"go": 5}, pin_factory=factory, clock=lambda: 0.0)
+    tap(factory, 5)
+    assert pressed == ["go"]
+    b.close()
+    with pytest.raises(ValueError, match="one pin twice"):
+        Buttons(print, {"undo": 5, "go": 5}, pin_factory=factory)
+    with pytest.raises(ValueError, match="BCM GPIO numbers"):
+        Buttons(print, {"undo": 99}, pin_factory=factory)
+    factory.reset()
+
+
+def test_key_buttons_map_keys_with_debounce():
+    clock = FakeClock()
+    pressed: list[str] = []
+    k = KeyButtons(pressed.append, clock=clock)
+    assert k.key("u")
+    assert not k.key("u")          # within 50 ms
+    assert k.key("space")          # go is another button
+    clock.t += 0.1
+    assert k.key("G") and k.key("U")
+    assert not k.key("x")
+    assert pressed == ["undo", "go", "go", "undo"]

@@ -1,0 +1,16 @@
+"""The runnable examples in the hardware and lights docstrings stay true."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["hardware", "hardware.scanner", "hardware.leds", "hardware.buttons",
+                                  "companion.lights"])
+def test_docstring_examples(name, monkeypatch):
+    monkeypatch.delenv("HOTSTREAK_HARDWARE", raising=False)
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,315 @@
+"""The lane map, the LED backends against fake rpi_ws281x / spidev modules, the WS2812 SPI encoder."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import types
+
+import pytest
+
+from hardware.leds import (LaneMap, LaneSpec, MockStrip, NullStrip, SpiWs2812Strip, Ws281xStrip, encode_ws2812,
+                           install_off_on_exit)
+
+RED, WHITE, OFF = (255, 0, 0), (255, 255, 255), (0, 0, 0)
+
+
+# ----- lane map -------------------------------------------------------------------------------------------
+def test_default_map_one_segment_per_lane():
+    m = LaneMap.default(lanes=4, spaces=14, per_space=2)
+    assert m.count == 112
+    assert m.pixels_for(1, 1) == [0, 1]
+    assert m.pixels_for(1, 14) == [26, 27]
+    assert m.pixels_for(4, 3) == [88, 89]
+
+
+def test_reversed_lane_counts_down_from_its_far_end():
+    m = LaneMap({1: LaneSpec(0, 0, 2, 1), 2: LaneSpec(0, 28, 2, -1)}, spaces=14)
+    assert m.pixels_for(2, 1) == [55, 54]   # space 1 of lane 2 is at the far end of the fold-back
+    assert m.pixels_for(2, 14) == [29, 28]
+    assert m.count == 56
+    assert m.lane_pixels(2)[:3] == [55, 54, 53]
+
+
+def test_from_dict_with_segments_and_string_lane_keys():
+    m = LaneMap.from_dict({"spaces": 14, "segments": [0, 100],
+                           "lane": {"1": {"segment": 0}, "2": {"segment": 1, "first": 3, "per_space": 3,
+                                                                "direction": -1}}})
+    assert m.pixels_for(1, 2) == [1]
+    assert m.pixels_for(2, 1) == [144, 143, 142]
+    assert m.pixels_for(2, 14) == [105, 104, 103]
+
+
+def test_from_dict_lists_every_problem_with_its_key():
+    with pytest.raises(ValueError) as err:
+        LaneMap.from_dict({"spaces": 0, "colour": 1,
+                           "lane": {"1": {"per_space": "two", "direction": 2}, "x": {}}}, where="leds.lane_map")
+    text = str(err.value)
+    for part in ("leds.lane_map.colour: unknown key", "leds.lane_map.spaces: 0 is not an integer >= 1",
+                 "leds.lane_map.lane.1.per_space: 'two'", "leds.lane_map.lane.1.direction: 2 is not 1 or -1",
+                 "leds.lane_map.lane.x: 'x' is not a lane number"):
+        assert part in text
+
+
+def test_overlapping_lanes_and_bad_segment_are_refused():
+    with pytest.raises(ValueError, match="lane.2: space 1 uses pixel 0, already used by lane 1 space 1"):
+        LaneMap({1: LaneSpec(), 2: LaneSpec()}, spaces=3)
+    with pytest.raises(ValueError, match=r"leds.lane_map: lane.1.segment: 2 is not a segment \(expected 0..0\)"):
+        LaneMap.from_dict({"lane": {"1": {"segment": 2}}}, where="leds.lane_map")
+
+
+def test_pixels_for_bad_lane_or_space_names_it():
+    m = LaneMap.default()
+    with pytest.raises(ValueError, match=r"lane 5 is not in the lane map"):
+        m.pixels_for(5, 1)
+    with pytest.raises(ValueError, match=r"space 15 is off the lane map \(expected 1..14\)"):
+        m.pixels_for(1, 15)
+
+
+# ----- mock strip -----------------------------------------------------------------------------------------
+def test_mock_strip_records_frames_with_clock_and_goes_off_on_close():
+    t = [5.0]
+    with MockStrip(3, clock=lambda: t[0]) as strip:
+        strip.show([RED])
+        t[0] = 5.5
+        strip.show([RED, WHITE, RED])
+    assert [f.time for f in strip.frames] == [5.0, 5.5, 5.5]
+    assert strip.frames[0].pixels == (RED, OFF, OFF)      # a short frame is padded with off
+    assert strip.frames[1].pixels == (RED, WHITE, RED)
+    assert strip.frames[-1].pixels == (OFF, OFF, OFF) and strip.closed
+
+
+def test_bad_frames_are_refused_and_show_nothing():
+    strip = MockStrip(2)
+    with pytest.raises(ValueError, match="frame of 3 pixels is longer than the strip"):
+        strip.show([RED] * 3)
+    with pytest.raises(ValueError, match=r"pixel 1: \(256, 0, 0\) is not"):
+        strip.show([RED, (256, 0, 0)])
+    assert strip.frames == []
+
+
+def test_mock_keep_bounds_history():
+    strip = MockStrip(1, keep=2)
+    for v in range(5):
+        strip.show([(v, 0, 0)])
+    assert [f.pixels[0][0] for f in strip.frames] == [3, 4]
+
+
+def test_null_strip_is_a_quiet_no_op():
+    s = NullStrip(10, "rpi_ws281x not installed")
+    s.show([RED] * 99)
+    s.close()
+    assert s.status == "LEDs off: rpi_ws281x not installed"
+
+
+def test_sigterm_turns_the_strip_off_then_exits():
+    strip = MockStrip(2)
+    strip.show([RED, RED])
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        install_off_on_exit(strip)
+        with pytest.raises(SystemExit) as exc:
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(1000):  # the handler runs at the next bytecode boundary
+                pass
+        assert exc.value.code == 143
+        assert strip.last == (OFF, OFF)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_sigterm_handler_chains_to_the_previous_python_handler():
+    strip = MockStrip(1)
+    strip.show([WHITE])
+    seen = []
+    before = signal.signal(signal.SIGTERM, lambda s, f: seen.append(s))
+    try:
+        install_off_on_exit(strip)
+        signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+        assert seen == [signal.SIGTERM] and strip.last == (OFF,)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+# ----- rpi_ws281x backend with a fake module ----------------------------------------------------------------
+class FakePixelStrip:
+    instances: list["FakePixelStrip"] = []
+
+    def __init__(self, num, pin, freq_hz=800000, dma=10, invert=False, brightness=255, channel=0,
+                 strip_type=None, gamma=None):
+        self.args = dict(num=num, pin=pin, freq_hz=freq_hz, dma=dma, invert=invert, brightness=brightness,
+                         channel=channel, strip_type=strip_type)
+        self.pixels = [None] * num
+        self.shown: list[list] = []
+        self.begun = self.cleaned = False
+        FakePixelStrip.instances.append(self)
+
+    def begin(self):
+        self.begun = True
+
+    def setPixelColorRGB(self, n, red, green, blue, white=0):
+        self.pixels[n] = (red, green, blue)
+
+    def show(self):
+        self.shown.append(list(self.pixels))
+
+    def _cleanup(self):
+        self.cleaned = True
+
+
+@pytest.fixture
+def fake_ws281x(monkeypatch):
+    mod = types.ModuleType("rpi_ws281x")
+    mod.PixelStrip = FakePixelStrip
+    mod.ws = types.SimpleNamespace(WS2811_STRIP_GRB=0x081000, WS2811_STRIP_RGB=0x100800,
+                                   WS2811_STRIP_BRG=1, WS2811_STRIP_RBG=2, WS2811_STRIP_GBR=3, WS2811_STRIP_BGR=4)
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", mod)
+    FakePixelStrip.instances.clear()
+    return mod
+
+
+def test_ws281x_defaults_and_frames(fake_ws281x):
+    with Ws281xStrip(3, brightness=0.25) as strip:
+        fake = FakePixelStrip.instances[0]
+        assert fake.args == dict(num=3, pin=10, freq_hz=800_000, dma=10, invert=False, brightness=64, channel=0,
+                                 strip_type=0x081000)
+        assert fake.begun
+        strip.show([RED, WHITE])
+        assert fake.shown[-1] == [RED, WHITE, OFF]
+        assert "GPIO10" in strip.status and "GRB" in strip.status
+    assert fake.shown[-1] == [OFF, OFF, OFF] and fake.cleaned
+
+
+def test_ws281x_rgb_order_and_bad_options(fake_ws281x):
+    Ws281xStrip(1, order="rgb")
+    assert FakePixelStrip.instances[-1].args["strip_type"] == 0x100800
+    with pytest.raises(ValueError, match="colour order 'XYZ'"):
+        Ws281xStrip(1, order="xyz")
+    with pytest.raises(ValueError, match="brightness 1.5"):
+        Ws281xStrip(1, brightness=1.5)
+    with pytest.raises(ValueError, match="LED count 0"):
+        Ws281xStrip(0)
+
+
+def test_ws281x_without_the_library_raises_import_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", None)
+    with pytest.raises(ImportError):
+        Ws281xStrip(3)
+
+
+# ----- WS2812 SPI encoder -----------------------------------------------------------------------------------
+RESET3 = bytes(90)    # 300 us at 2.4 MHz = 720 bits
+RESET8 = bytes(240)   # 300 us at 6.4 MHz = 1920 bits
+ZERO3 = bytes([0x92, 0x49, 0x24])  # 100 100 100 100 100 100 100 100
+ONE3 = bytes([0xDB, 0x6D, 0xB6])   # 110 110 110 110 110 110 110 110
+
+
+def test_encode_pure_red_grb_3bit():
+    assert encode_ws2812([RED]) == ZERO3 + ONE3 + ZERO3 + RESET3
+
+
+def test_encode_white_and_off_3bit():
+    assert encode_ws2812([WHITE]) == ONE3 * 3 + RESET3
+    assert encode_ws2812([OFF]) == ZERO3 * 3 + RESET3
+
+
+def test_encode_rgb_order_puts_red_first():
+    assert encode_ws2812([RED], order="RGB") == ONE3 + ZERO3 + ZERO3 + RESET3
+
+
+def test_encode_bit_order_msb_first():
+    # green 0x80: one 1 bit then seven 0 bits -> 110 100 100 ... ; red/blue 0
+    assert encode_ws2812([(0, 0x80, 0)], reset_us=0)[:3] == bytes([0xD2, 0x49, 0x24])
+    assert encode_ws2812([(0, 0x01, 0)], reset_us=0)[:3] == bytes([0x92, 0x49, 0x26])
+
+
+def test_encode_8bit_scheme():
+    data = encode_ws2812([RED, OFF], bits=8)
+    assert data[:24] == bytes([0xC0] * 8 + [0xF8] * 8 + [0xC0] * 8)
+    assert data[24:48] == bytes([0xC0] * 24)
+    assert data[48:] == RESET8
+
+
+def test_encode_bad_scheme_or_order():
+    with pytest.raises(ValueError, match="bits 4"):
+        encode_ws2812([RED], bits=4)
+    with pytest.raises(ValueError, match="colour order 'RGBW'"):
+        encode_ws2812([RED], order="RGBW")
+
+
+# ----- spidev backend with a fake module -----------------------------------------------------------------------
+class FakeSpiDev:
+    instances: list["FakeSpiDev"] = []
+
+    def __init__(self):
+        self.opened = None
+        self.max_speed_hz = 0
+        self.mode = None
+        self.writes: list[bytes] = []
+        self.closed = False
+        FakeSpiDev.instances.append(self)
+
+    def open(self, bus, device):
+        self.opened = (bus, device)
+
+    def writebytes2(self, data):
+        self.writes.append(bytes(data))
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake_spidev(monkeypatch):
+    mod = types.ModuleType("spidev")
+    mod.SpiDev = FakeSpiDev
+    monkeypatch.setitem(sys.modules, "spidev", mod)
+    FakeSpiDev.instances.clear()
+    return mod
+
+
+def test_spi_strip_writes_encoded_frames_and_off_on_close(fake_spidev):
+    with SpiWs2812Strip(2, bits=3, brightness=1.0) as strip:
+        spi = FakeSpiDev.instances[0]
+        assert spi.opened == (0, 0) and spi.max_speed_hz == 2_400_000 and spi.mode == 0
+        strip.show([RED])
+        assert spi.writes[-1] == encode_ws2812([RED, OFF], bits=3)
+    assert spi.writes[-1] == encode_ws2812([OFF, OFF], bits=3) and spi.closed
+
+
+def test_spi_strip_brightness_cap_and_8bit_default(fake_spidev):
+    strip = SpiWs2812Strip(1, brightness=0.5, bus=1, device=2)
+    spi = FakeSpiDev.instances[0]
+    assert spi.opened == (1, 2) and spi.max_speed_hz == 6_400_000
+    strip.show([WHITE])
+    assert spi.writes[-1] == encode_ws2812([(128, 128, 128)], bits=8)
+    assert "spidev1.2" in strip.status
+
+
+def test_spi_strip_without_device_raises(monkeypatch):
+    class Missing(FakeSpiDev):
+        def open(self, bus, device):
+            raise FileNotFoundError(2, "No such file or directory")
+
+    mod = types.ModuleType("spidev")
+    mod.SpiDev = Missing
+    monkeypatch.setitem(sys.modules, "spidev", mod)
+    with pytest.raises(FileNotFoundError):
+        SpiWs2812Strip(3)
+
+
+def test_mock_window_draws_lanes_and_forwards_keys(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    keys: list[str] = []
+    lanes = LaneMap.default(lanes=2, spaces=3)
+    strip = MockStrip(lanes.count, window=True, lane_map=lanes, on_key=keys.append)
+    try:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u))
+        strip.show([RED] * lanes.count)
+        surface = pygame.display.get_surface()
+        assert surface.get_at((4 + 9, 4 + 9))[:3] == RED  # first pixel of lane 1 drawn in red
+        assert keys == ["u"]
+    finally:
+        strip.close()

@@ -1,0 +1,29 @@
+"""`hotstreak leds-off`: a no-op success on mock; a clear failure when the real strip cannot open."""
+
+from __future__ import annotations
+
+from conftest import hotstreak
+
+
+def test_leds_off_on_mock_succeeds():
+    r = hotstreak("leds-off", "--hardware", "mock")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("LEDs off (LEDs: mock strip of 300 pixels")
+
+
+def test_leds_off_mode_from_env_and_count():
+    r = hotstreak("leds-off", "--led-count", "56", env={"HOTSTREAK_HARDWARE": "mock"})
+    assert r.returncode == 0 and "mock strip of 56 pixels" in r.stdout
+
+
+def test_leds_off_bad_count_is_a_one_line_error():
+    r = hotstreak("leds-off", "--hardware", "mock", "--led-count", "0")
+    assert r.returncode == 2
+    assert r.stderr.strip() == "hotstreak leds-off: --led-count 0 must be a positive number of pixels"
+
+
+def test_leds_off_on_pi_without_the_library_says_why():
+    # this desktop has neither rpi_ws281x nor spidev: the strip cannot open
+    r = hotstreak("leds-off", "--hardware", "pi", "--led-backend", "ws281x")
+    assert r.returncode == 1
+    assert "rpi_ws281x not installed" in r.stderr
