@@ -301,3 +301,12 @@ def test_command_json(pi):
 def test_command_bad_root(tmp_path):
     result = hotstreak("doctor", "--root", str(tmp_path / "missing"))
     assert result.returncode == 2 and "is not a directory" in result.stderr
+
+
+def test_command_checks_a_real_config_file(pi, tmp_path):
+    bad = write(tmp_path / "bad.toml", "this is = not [ toml\n")
+    result = hotstreak("doctor", "--root", str(pi), "--config", str(bad))
+    assert result.returncode == 1
+    assert any(line.startswith("config: ") and "not valid" in line for line in result.stdout.splitlines())
+    result = hotstreak("doctor", "--root", str(pi), env={"HOTSTREAK_CONFIG": str(bad)})
+    assert any(line.startswith("config: ") for line in result.stdout.splitlines())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 from companion import doctor
@@ -17,7 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", default="/", help="check the filesystem tree under DIR instead of / (for tests)")
     p.add_argument("--user", default=doctor.SERVICE_USER, help="the service user (default: %(default)s)")
     p.add_argument("--scanner", metavar="PORT", help=f"the scanner port (default: {doctor.SCANNER_LINK})")
-    p.add_argument("--config", metavar="F", help="also check that this config file is valid")
+    p.add_argument("--config", metavar="F", default=os.environ.get("HOTSTREAK_CONFIG") or None,
+                   help="also check that this config file is valid (default: $HOTSTREAK_CONFIG if set)")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object: {"ok": bool, "problems": [{"check", "message", "fix"}], "notes": []}')
 
