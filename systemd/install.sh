@@ -342,6 +342,8 @@ install_files() {
 # Extra arguments for `hotstreak run` in the kiosk service (read by hotstreak.service).
 # Examples: --config /etc/hotstreak/config.toml   --hardware pi   --scanner /dev/ttyACM0
 HOTSTREAK_ARGS=
+# Or name the config file here (hotstreak run and hotstreak doctor both read it):
+#HOTSTREAK_CONFIG=/etc/hotstreak/config.toml
 EOF
         say "+ wrote $defaults"
     fi
