@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "leds-off": "leds_off",
     "settle": "settle",
     "labels": "labels",
+    "doctor": "doctor",
 }
 
 

@@ -1,0 +1,294 @@
+"""The kiosk files: systemd unit (keys, systemd-analyze verify), udev rule (syntax, keys), install.sh (bash -n,
+shellcheck where installed, --dry-run output, boot config edits on a fake tree)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion import doctor
+from conftest import ROOT
+
+UNIT = ROOT / "systemd/hotstreak.service"
+RULE = ROOT / "systemd/99-hotstreak-scanner.rules"
+INSTALL = ROOT / "systemd/install.sh"
+
+
+def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
+    """{section: {key: [values in order]}}; repeated keys (Environment=) keep every value."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        assert current is not None, f"key outside a section: {line!r}"
+        key, sep, value = line.partition("=")
+        assert sep, f"not KEY=value: {line!r}"
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, dict[str, list[str]]]:
+    return parse_unit(UNIT.read_text())
+
+
+def one(unit, section: str, key: str) -> str:
+    values = unit[section].get(key)
+    assert values, f"[{section}] {key}= missing"
+    return values[-1]
+
+
+def seconds(value: str) -> float:
+    """A systemd time span of plain seconds or with s/min suffix."""
+    m = re.fullmatch(r"(\d+)\s*(s|sec|min)?", value)
+    assert m, value
+    return int(m.group(1)) * (60 if m.group(2) == "min" else 1)
+
+
+# --- the unit ---
+
+def test_notify_and_watchdog(unit):
+    assert one(unit, "Service", "Type") == "notify"
+    assert one(unit, "Service", "NotifyAccess") == "main"
+    assert seconds(one(unit, "Service", "WatchdogSec")) >= 10
+
+
+def test_restart_with_back_off(unit):
+    assert one(unit, "Service", "Restart") == "always"
+    assert seconds(one(unit, "Service", "RestartSec")) >= 1
+    interval = seconds(one(unit, "Unit", "StartLimitIntervalSec"))
+    burst = int(one(unit, "Unit", "StartLimitBurst"))
+    # the limit must be reachable with that RestartSec, else it never stops a crash loop
+    assert burst * seconds(one(unit, "Service", "RestartSec")) < interval
+
+
+def test_runs_as_dedicated_non_root_user_with_device_groups(unit):
+    user = one(unit, "Service", "User")
+    assert user == doctor.SERVICE_USER and user not in ("root", "0")
+    assert "DynamicUser" not in unit["Service"]
+    groups = one(unit, "Service", "SupplementaryGroups").split()
+    assert set(groups) == set(doctor.GROUPS)
+
+
+def test_exec_lines(unit):
+    start = one(unit, "Service", "ExecStart").split()
+    assert start[0] == "/opt/hotstreak/venv/bin/hotstreak" and start[1] == "run"
+    db = start[start.index("--db") + 1]
+    state = one(unit, "Service", "StateDirectory")
+    assert db.startswith(f"/var/lib/{state}/")
+    stop = one(unit, "Service", "ExecStopPost")
+    assert stop.lstrip("-").split() == ["/opt/hotstreak/venv/bin/hotstreak", "leds-off"]
+
+
+def test_environment_and_directories(unit):
+    env = unit["Service"]["Environment"]
+    assert "PYTHONUNBUFFERED=1" in env
+    assert one(unit, "Service", "StateDirectory") == "hotstreak"
+    assert one(unit, "Service", "CacheDirectory") == "hotstreak"
+    assert one(unit, "Service", "WorkingDirectory") == "/var/lib/hotstreak"
+
+
+def test_hardening_without_breaking_devices(unit):
+    assert one(unit, "Service", "ProtectSystem") == "strict"
+    assert one(unit, "Service", "ProtectHome") == "true"
+    assert one(unit, "Service", "PrivateTmp") == "true"
+    assert one(unit, "Service", "NoNewPrivileges") == "true"
+    # ProtectClock= implies DeviceAllow=char-rtc r, an allow-list that shuts out other devices (systemd#18142)
+    for breaks_devices in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "PrivateUsers", "ProtectClock"):
+        assert breaks_devices not in unit["Service"], breaks_devices
+    # everything the service writes is writable under ProtectSystem=strict
+    writable = one(unit, "Service", "ReadWritePaths").split()
+    assert {"/var/lib/hotstreak", "/var/cache/hotstreak"} <= set(writable)
+
+
+def test_enabled_at_boot(unit):
+    assert one(unit, "Install", "WantedBy") == "multi-user.target"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_systemd_analyze_verify(tmp_path):
+    # The venv binary does not exist on this machine: verify a copy that runs an existing binary instead.
+    true = shutil.which("true")
+    copy = tmp_path / "hotstreak.service"
+    copy.write_text(UNIT.read_text().replace("/opt/hotstreak/venv/bin/hotstreak", true))
+    result = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
+    output = result.stdout + result.stderr
+    if result.returncode != 0 and ("Failed to connect" in output or "System has not been booted" in output):
+        pytest.skip(f"systemd-analyze cannot run here: {output.strip()}")
+    assert result.returncode == 0, output
+    assert "Unknown key" not in output and "Unknown section" not in output, output
+
+
+# --- the udev rule ---
+
+RULE_ITEM = re.compile(r'^(?P<key>[A-Z_]+)(\{(?P<attr>[^}]+)\})?(?P<op>==|!=|\+=|-=|:=|=)"(?P<value>[^"]*)"$')
+
+
+def rule_lines(text: str) -> list[list[re.Match]]:
+    """Each rule line parsed into its items; fails on a line udev would not accept (e.g. a trailing comment)."""
+    parsed = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        items = []
+        for item in re.split(r',\s*', line):
+            m = RULE_ITEM.match(item)
+            assert m, f"not a udev KEY op \"value\" item: {item!r} in {line!r}"
+            items.append(m)
+        parsed.append(items)
+    return parsed
+
+
+def test_rule_syntax_and_labels():
+    parsed = rule_lines(RULE.read_text())
+    labels = {m["value"] for items in parsed for m in items if m["key"] == "LABEL"}
+    gotos = {m["value"] for items in parsed for m in items if m["key"] == "GOTO"}
+    assert gotos <= labels
+
+
+def test_rule_creates_symlink_with_group_access_and_ignored_by_modemmanager():
+    parsed = rule_lines(RULE.read_text())
+    actions = {(m["key"], m["attr"], m["op"], m["value"]) for items in parsed for m in items}
+    assert ("SYMLINK", None, "+=", "hotstreak-scanner") in actions
+    assert ("ENV", "ID_MM_DEVICE_IGNORE", "=", "1") in actions
+    assert ("GROUP", None, "=", "dialout") in actions
+    assert ("MODE", None, "=", "0660") in actions
+    assert ("SUBSYSTEM", None, "!=", "tty") in actions     # serial ports only, never a keyboard
+
+
+def test_rule_matches_serial_ports_only():
+    text = RULE.read_text()
+    kernel = re.search(r'KERNEL!="([^"]+)"', text).group(1)
+    assert kernel == "ttyACM[0-9]*|ttyUSB[0-9]*"
+    assert "# LOCAL scanner ids" in text
+
+
+# --- install.sh ---
+
+def run_install(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_install_script_syntax():
+    result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "set -euo pipefail" in INSTALL.read_text()
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
+def test_install_script_shellcheck():
+    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout
+
+
+def test_dry_run_install_lists_every_step(tmp_path):
+    result = run_install("--dry-run", "--root", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.startswith("dry run: nothing is changed")
+    for step in ("apt-get install", "espeak-ng", "python3-venv", "useradd --system", "usermod --append --groups "
+                 "dialout,gpio,spi,video,render,input,audio hotstreak", "-m venv --system-site-packages",
+                 f"'{ROOT}[pi]'", "--no-binary pygame-ce", "/etc/systemd/system/hotstreak.service",
+                 "/etc/udev/rules.d/99-hotstreak-scanner.rules", "/etc/default/hotstreak"):
+        assert step in out, step
+    assert not (tmp_path / "opt").exists() and not (tmp_path / "etc").exists()   # nothing written
+
+
+def test_dry_run_on_the_real_system_runs_systemctl(tmp_path):
+    out = run_install("--dry-run", "--skip-apt").stdout
+    assert "would run: systemctl daemon-reload" in out
+    assert "would run: systemctl enable hotstreak.service" in out
+    assert "would run: udevadm control --reload" in out
+    assert "apt-get" not in out
+
+
+def test_dry_run_uninstall(tmp_path):
+    out = run_install("--dry-run", "--uninstall", "--purge").stdout
+    assert "rm -f /etc/systemd/system/hotstreak.service /etc/udev/rules.d/99-hotstreak-scanner.rules" in out
+    assert "rm -rf /opt/hotstreak" in out
+    assert "/var/lib/hotstreak" in out
+
+
+def test_scanner_id_lines_are_valid_rule_lines():
+    result = run_install("--dry-run", "--skip-apt", "--scanner-id", "1EAB:8306")
+    added = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("ATTRS{idVendor}")]
+    assert added == ['ATTRS{idVendor}=="1eab", ATTRS{idProduct}=="8306", GOTO="hotstreak_scanner"']
+    rule_lines(added[0])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--scanner-id", "12:34"], "is not VVVV:PPPP"),
+    (["--bogus"], "unknown option '--bogus'"),
+    (["--purge", "--dry-run"], "--purge only goes with --uninstall"),
+    (["--root", "/tmp"], "--root only goes with --dry-run or --boot-only"),
+])
+def test_bad_arguments(args, message):
+    result = run_install(*args)
+    assert result.returncode == 2 and message in result.stderr
+
+
+def fake_boot(tmp_path: Path, model: str | None, *, firmware: bool = True) -> tuple[Path, Path, Path]:
+    root = tmp_path / "root"
+    boot = root / ("boot/firmware" if firmware else "boot")
+    boot.mkdir(parents=True)
+    config = boot / "config.txt"
+    cmdline = boot / "cmdline.txt"
+    config.write_text("[pi4]\narm_boost=1\n\n[all]\ndtparam=audio=on")       # no final newline, a [pi4] filter
+    cmdline.write_text("console=serial0,115200 console=tty1 root=PARTUUID=1234-02 rootfstype=ext4 rootwait\n")
+    if model:
+        (root / "proc/device-tree").mkdir(parents=True)
+        (root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
+    return root, config, cmdline
+
+
+def test_boot_config_install_is_idempotent_and_uninstall_restores(tmp_path):
+    root, config, cmdline = fake_boot(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    original_cmdline = cmdline.read_text()
+    first = run_install("--boot-only", "--root", str(root))
+    assert first.returncode == 0, first.stderr
+    after_first = (config.read_text(), cmdline.read_text())
+    second = run_install("--boot-only", "--root", str(root))
+    assert (config.read_text(), cmdline.read_text()) == after_first
+    assert "already" in second.stdout and "reboot" not in second.stdout
+    text = config.read_text()
+    assert text.count("dtparam=spi=on") == 1
+    block = text[text.index("# >>> hotstreak"):]
+    assert block.splitlines()[1] == "[all]"            # not under the [pi4] filter
+    assert "core_freq=500" in block and "core_freq_min=500" in block
+    assert cmdline.read_text().split()[-2:] == ["consoleblank=0", "spidev.bufsiz=65536"]
+    assert len(cmdline.read_text().splitlines()) == 1
+    removed = run_install("--boot-only", "--uninstall", "--root", str(root))
+    assert removed.returncode == 0, removed.stderr
+    assert "hotstreak" not in config.read_text() and "dtparam=spi=on" not in config.read_text()
+    assert cmdline.read_text() == original_cmdline
+
+
+@pytest.mark.parametrize("model, expected, absent", [
+    ("Raspberry Pi 5 Model B Rev 1.0", [], ["core_freq"]),
+    ("Raspberry Pi 3 Model B Plus Rev 1.3", ["core_freq=250"], ["core_freq=500"]),
+    (None, [], ["core_freq"]),
+])
+def test_core_freq_only_for_pi_3_and_4(tmp_path, model, expected, absent):
+    root, config, _ = fake_boot(tmp_path, model, firmware=False)
+    assert run_install("--boot-only", "--root", str(root)).returncode == 0
+    text = config.read_text()
+    assert "dtparam=spi=on" in text
+    assert all(e in text for e in expected) and not any(a in text for a in absent)
+
+
+def test_cmdline_keeps_a_user_consoleblank_value_and_warns(tmp_path):
+    root, _, cmdline = fake_boot(tmp_path, None)
+    cmdline.write_text("console=tty1 root=x consoleblank=60\n")
+    result = run_install("--boot-only", "--root", str(root))
+    assert "consoleblank to another value" in result.stdout
+    assert cmdline.read_text() == "console=tty1 root=x consoleblank=60 spidev.bufsiz=65536\n"
