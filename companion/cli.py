@@ -16,6 +16,8 @@ from companion.rules.errors import HotStreakError
 COMMANDS: dict[str, str] = {
     "simulate": "simulate",
     "status": "status",
+    "run": "run",
+    "demo": "demo",
     "leds-off": "leds_off",
     "settle": "settle",
     "labels": "labels",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from companion.rules import events as ev
+from companion.rules import game_events as gev
 from companion.rules.mascots import Mascot
 
 _ORD = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
@@ -58,6 +59,46 @@ def line(e: ev.Event) -> str | None:
     if isinstance(e, ev.RaceEnded):
         order = sorted(e.placings, key=lambda mp: (mp[1], mp[0].value))
         return "Race over: " + ", ".join(f"{ordinal(p)} {m.title}" for m, p in order)
+    return table_line(e)
+
+
+_PHASE_LINES = {
+    "setup": "Setup: scan the face-up cards, then GO",
+    "betting": "Race {race}: betting - draft your tickets",
+    "adding-cards": "Race {race}: add your cards face down, then GO",
+    "racing": "Race {race}: burn three... GO!",
+    "payouts": "Race {race}: payouts",
+    "game-over": "Game over",
+}
+
+
+def table_line(e: ev.Event) -> str | None:
+    """One line for a game or table event (betting, phases, money), or None."""
+    name = type(e).__name__
+    if isinstance(e, gev.PhaseChanged):
+        return _PHASE_LINES[e.phase.value].format(race=e.race_no)
+    if isinstance(e, gev.SideBetShown):
+        return f"Side bet {e.number}: {e.question}"
+    if isinstance(e, gev.TicketDrafted):
+        return f"  Seat {e.seat + 1} takes {e.ticket} ({e.side})"
+    if isinstance(e, gev.DoubleMarked):
+        return f"  Seat {e.seat + 1} doubles {e.ticket}"
+    if isinstance(e, gev.SideBetHappened):
+        return f"  That's a YES on the side bet ({e.card_id})!"
+    if isinstance(e, gev.SideBetAnswered):
+        return f"Side bet {e.card_id}: {'YES' if e.happened else 'NO'}"
+    if isinstance(e, gev.Settled):
+        sign = "+" if e.change >= 0 else "-"
+        return f"  Seat {e.seat + 1}: ${e.before} {sign} ${abs(e.change)} = ${e.after}"
+    if isinstance(e, gev.GameOver):
+        return "Final standings: " + "; ".join(
+            f"{ordinal(s.place)} seat {s.seat + 1} ${s.money} - {s.line}" for s in e.standings)
+    if name == "PlayersSet":
+        return f"New game for {e.players} players ({e.variant})"  # type: ignore[attr-defined]
+    if name == "NewGame":
+        return "New game: scan the player count"
+    if name == "Undone":
+        return f"Undo: {e.text} taken back"  # type: ignore[attr-defined]
     return None
 
 

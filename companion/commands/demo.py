@@ -1,0 +1,43 @@
+"""The whole table on a desktop: mock hardware and a scripted scanner replaying a sample game.
+
+With a screen: the LED strip in a window (keys: u undo, g go), at table pace. `--headless`: no window, no
+pauses; prints the race call and exits 0 at the end of the game. The demo keeps its journal in memory, so it
+never touches a real game's journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+
+from companion.config import load_config
+from companion.demo import script_path
+from companion.kiosk import build
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true", help="no window and no pauses; print the race call")
+    p.add_argument("--speed", type=float, default=1.0, help="table pace multiplier (2 = twice as fast)")
+    p.add_argument("--script", help="scan script to replay (default: the bundled sample game)")
+    p.add_argument("--config", help="config file (TOML)")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if not args.speed > 0:
+        raise ValueError(f"--speed {args.speed}: expected a positive number")
+    cfg = load_config(args.config)
+    speed = args.speed
+    sleep = (lambda s: None) if args.headless else (lambda s: time.sleep(s / speed))
+    kiosk = build(cfg, mode="mock", db=":memory:", script=args.script or script_path(), sleep=sleep,
+                  window=not args.headless, console=sys.stdout)
+    scanner = kiosk.hardware.scanner
+    controller = kiosk.controller
+    kiosk.run_forever(until=lambda: scanner.done.is_set() and controller.inputs.empty())
+    phase = controller.table.phase
+    if phase != "game-over":
+        print(f"demo ended in phase {phase}, expected game-over", file=sys.stderr)
+        return 1
+    return 0

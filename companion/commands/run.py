@@ -1,0 +1,36 @@
+"""Run the kiosk controller: scanner in, rules engine, LED lanes, screen and voice out, journal.
+
+On a Raspberry Pi this is what the systemd service starts. On a desktop (`--hardware mock`) scans come from
+the keyboard (type a code, Enter) or from `--scanner PORT` (any serial port, e.g. a pty), and the LED strip is
+recorded, not lit. A game in progress resumes from the journal after a restart, a kill or a power cut.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from companion.config import load_config
+from companion.kiosk import build, install_signal_handlers
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", help="config file (TOML); default: $HOTSTREAK_CONFIG or built-in defaults")
+    p.add_argument("--hardware", choices=["auto", "pi", "mock"],
+                   help="device backends (default: $HOTSTREAK_HARDWARE, then the config)")
+    p.add_argument("--scanner", metavar="PORT", help="scanner serial port (default: from the config)")
+    p.add_argument("--db", help="journal file (default: from the config)")
+    p.add_argument("--quiet", action="store_true", help="do not print the race call")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    cfg = load_config(args.config)
+    mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
+    kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
+                  console=None if args.quiet else sys.stdout)
+    install_signal_handlers(kiosk)
+    kiosk.run_forever()
+    return 0
