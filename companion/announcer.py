@@ -21,7 +21,6 @@ import re
 import string
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
@@ -93,18 +92,17 @@ class Catalogue:
 
 
 def sounds_dir() -> Path:
-    """The ``sounds`` folder: the installed package data ``companion.sounds``, or the repository's ``sounds/``."""
-    try:
-        path = Path(str(resources.files("companion.sounds")))
+    """The ``sounds`` folder: ``companion/sounds`` (installed package data, or in a checkout the symlink to the
+    top-level ``sounds/``), else the checkout's ``sounds/`` next to the package (where symlinks are not kept).
+
+    Raises FileNotFoundError naming both places if neither holds the phrase catalogue.
+    """
+    here = Path(__file__).resolve().parent
+    for path in (here / "sounds", here.parent / "sounds"):
         if (path / "phrases").is_dir():
             return path
-    except (ModuleNotFoundError, TypeError):
-        pass
-    path = Path(__file__).resolve().parent.parent / "sounds"
-    if (path / "phrases").is_dir():
-        return path
-    raise FileNotFoundError("no sounds folder: expected the installed package companion.sounds or "
-                            f"{path} next to the companion package")
+    raise FileNotFoundError(f"no sounds folder with phrases/: expected {here / 'sounds'} (installed) or "
+                            f"{here.parent / 'sounds'} (a checkout)")
 
 
 @functools.lru_cache(maxsize=None)
