@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "settle": "settle",
     "labels": "labels",
     "doctor": "doctor",
+    "screenshot": "screenshot",
 }
 
 

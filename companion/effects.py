@@ -1,0 +1,32 @@
+"""Which sound effect goes with which race event (the files are synthesised by ``companion.sfx``).
+
+>>> from companion.rules import Race
+>>> effects_for(Race().push_text("HF"))
+['fall']
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from companion.rules import events as ev
+
+EFFECT_FOR: dict[type, str] = {
+    ev.Collided: "collision",
+    ev.Fell: "fall",
+    ev.KnockedOut: "dq",
+    ev.OutOfBounds: "dq",
+    ev.Finished: "finish",
+    ev.RaceEnded: "crowd",
+}
+"""Event type -> effect name. ``start`` is played by the controller when a race starts."""
+
+
+def effects_for(events: Iterable[ev.Event]) -> list[str]:
+    """The effects for a card's events, in order, each at most once (a pile-up is one crash, not three)."""
+    out: list[str] = []
+    for e in events:
+        name = EFFECT_FOR.get(type(e))
+        if name and name not in out:
+            out.append(name)
+    return out

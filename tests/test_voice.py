@@ -1,0 +1,261 @@
+"""The voice: WAV cache keyed by text + voice, a queue that never lags the race by more than a card (fake clock),
+and the audio backends (mock, none, the pygame mixer on SDL's dummy driver)."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+import wave
+
+import pytest
+
+from companion.voice import Line, Voice, VoiceCache, VoiceQueue, VoiceUnavailable
+from hardware.audio import MockAudio, NullAudio, open_audio
+
+
+class FakeClock:
+    def __init__(self, t: float = 100.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class FakeEspeak:
+    """Stands in for subprocess.run of espeak-ng: writes a small file to the -w path, records the texts."""
+
+    def __init__(self, fail_on: str | None = None):
+        self.texts: list[tuple[str, str]] = []
+        self.fail_on = fail_on
+
+    def __call__(self, argv, **kwargs):
+        voice, out, text = argv[argv.index("-v") + 1], argv[argv.index("-w") + 1], argv[-1]
+        self.texts.append((voice, text))
+        if text == self.fail_on:
+            return subprocess.CompletedProcess(argv, 1, b"", b"boom")
+        with open(out, "wb") as f:
+            f.write(b"RIFF fake wav " + text.encode())
+        return subprocess.CompletedProcess(argv, 0, b"", b"")
+
+
+# ----- queue ----------------------------------------------------------------------------------------------------
+def test_queue_drops_lines_more_than_one_card_behind_when_a_newer_card_arrives():
+    clock = FakeClock()
+    q = VoiceQueue(clock, max_lag_cards=1, max_age=None)
+    for text in ("card 1 a", "card 1 b", "card 1 c"):
+        q.put(text, card=1)
+    q.put("card 2 a", card=2)
+    assert [l.text for l in q] == ["card 1 a", "card 1 b", "card 1 c", "card 2 a"]  # one card behind is fine
+    q.put("card 3 a", card=3)
+    assert [l.text for l in q] == ["card 2 a", "card 3 a"]
+    assert [l.text for l in q.dropped] == ["card 1 a", "card 1 b", "card 1 c"]
+
+
+def test_queue_with_no_lag_keeps_only_the_newest_card():
+    q = VoiceQueue(FakeClock(), max_lag_cards=0, max_age=None)
+    q.put("one", 1)
+    q.put("two", 2)
+    q.put("two more", 2)
+    assert [l.text for l in q] == ["two", "two more"]
+
+
+def test_queue_drops_lines_that_waited_too_long_on_the_fake_clock():
+    clock = FakeClock()
+    q = VoiceQueue(clock, max_lag_cards=1, max_age=5.0)
+    q.put("your pick, Ann", card=None)
+    q.put("card 4", card=4)
+    clock.advance(4.9)
+    assert q.peek().text == "your pick, Ann"
+    clock.advance(0.2)
+    assert q.pop() is None
+    assert [l.text for l in q.dropped] == ["your pick, Ann", "card 4"]
+
+
+def test_table_lines_are_not_dropped_for_card_lag():
+    q = VoiceQueue(FakeClock(), max_lag_cards=1, max_age=None)
+    q.put("Payout time!", None)
+    q.put("card 7", 7)
+    q.put("card 9", 9)
+    assert [l.text for l in q] == ["Payout time!", "card 9"]
+
+
+def test_queue_rejects_negative_lag():
+    with pytest.raises(ValueError, match="-1"):
+        VoiceQueue(FakeClock(), max_lag_cards=-1)
+
+
+# ----- voice: queue + cache + audio -----------------------------------------------------------------------------
+def make_voice(tmp_path, clock, seconds=2.0, fail_on=None, **kw):
+    espeak = FakeEspeak(fail_on)
+    audio = MockAudio(clock, voice_seconds=seconds)
+    voice = Voice(audio, "nl", clock, VoiceCache(tmp_path, run=espeak), background=False, **kw)
+    return voice, audio, espeak
+
+
+def test_voice_plays_lines_in_order_one_at_a_time(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock)
+    voice.say("Kaart 1: Hurley!", 1)
+    voice.say("Hurley rent naar vak 6!", 1)
+    assert voice.update().text == "Kaart 1: Hurley!"
+    clock.advance(1.0)
+    assert voice.update() is None           # still speaking
+    clock.advance(1.5)
+    assert voice.update().text == "Hurley rent naar vak 6!"
+    assert [kind for kind, _ in audio.played] == ["voice", "voice"]
+
+
+def test_voice_never_lags_the_race_by_more_than_one_card(tmp_path):
+    """Cards come every second, each with three 2-second lines: the voice skips, it never falls behind."""
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=2.0)
+    started = []
+    for card in range(1, 11):
+        for k in range(3):
+            voice.say(f"card {card} line {k}", card)
+        for _ in range(10):                 # ten frames per card
+            line = voice.update()
+            if line:
+                started.append((line.card, voice.queue.newest_card))
+            clock.advance(0.1)
+    assert started
+    assert all(newest - card <= 1 for card, newest in started)
+    assert voice.queue.dropped                # it had to drop lines to keep up
+    assert started[-1][0] >= 9
+
+
+def test_a_line_still_playing_for_a_stale_card_is_cut(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=10.0)
+    voice.say("a very long line about card 1", 1)
+    voice.update()
+    voice.say("card 2", 2)
+    voice.update()
+    assert audio.played[-1][0] == "voice" and len(audio.played) == 1  # card 1 is only one behind: keeps playing
+    voice.say("card 3", 3)
+    line = voice.update()
+    assert ("stop", "") in audio.played
+    assert line.text == "card 2"              # one card behind the newest: still said
+
+
+def test_renders_each_line_once_and_reuses_the_cache(tmp_path):
+    clock = FakeClock()
+    voice, audio, espeak = make_voice(tmp_path, clock, seconds=0.0)
+    for _ in range(3):
+        voice.say("Daar gaat Hurley!", None)
+        voice.update()
+    assert espeak.texts == [("nl", "Daar gaat Hurley!")]
+    assert len({p for kind, p in audio.played}) == 1
+
+
+def test_cache_key_depends_on_text_and_voice(tmp_path):
+    cache = VoiceCache(tmp_path, run=FakeEspeak())
+    a, b, c = cache.path_for("Hola", "es"), cache.path_for("Hola", "nl"), cache.path_for("Hola!", "es")
+    assert len({a, b, c}) == 3
+    assert cache.path_for("Hola", "es") == a
+    assert cache.render("Hola", "es") == a and a.exists() and a.is_relative_to(tmp_path)
+
+
+def test_prerender_renders_only_what_is_missing(tmp_path):
+    espeak = FakeEspeak()
+    cache = VoiceCache(tmp_path, run=espeak)
+    assert cache.prerender(["een", "twee"], "nl") == 2
+    assert cache.prerender(["een", "twee", "drie"], "nl") == 1
+    assert [t for _, t in espeak.texts] == ["een", "twee", "drie"]
+
+
+def test_a_failing_line_is_skipped_with_one_log_line(tmp_path, caplog):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=0.0, fail_on="bad")
+    with caplog.at_level(logging.WARNING, "hotstreak.voice"):
+        voice.say("bad", 1)
+        voice.say("bad", 1)
+        voice.say("good", 1)
+        assert voice.update().text == "good"
+    assert len([r for r in caplog.records if "skipped" in r.message]) == 1
+    with pytest.raises(VoiceUnavailable, match="boom"):
+        VoiceCache(tmp_path / "x", run=FakeEspeak("bad")).render("bad", "nl")
+
+
+def test_no_espeak_means_no_voice_with_one_log_line(tmp_path, caplog):
+    clock = FakeClock()
+    audio = MockAudio(clock)
+    with caplog.at_level(logging.WARNING, "hotstreak.voice"):
+        voice = Voice(audio, "en-gb", clock, VoiceCache(tmp_path, espeak="no-such-espeak-ng"), background=False)
+        voice.say("Hello", 1)
+        assert voice.update() is None
+    assert not voice.enabled and audio.played == []
+    assert len(caplog.records) == 1 and "no-such-espeak-ng" in caplog.records[0].message
+    with pytest.raises(VoiceUnavailable, match="not installed"):
+        VoiceCache(tmp_path, espeak="no-such-espeak-ng").render("Hello", "en-gb")
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+@pytest.mark.parametrize("voice,text", [("nl", "Hurley rent naar vak zes!"), ("es", "¡Mum cruza la meta!")])
+def test_real_espeak_renders_a_wav(tmp_path, voice, text):
+    path = VoiceCache(tmp_path).render(text, voice)
+    with wave.open(str(path)) as w:
+        assert w.getnchannels() == 1 and w.getnframes() > w.getframerate() * 0.3
+
+
+def test_background_rendering_plays_when_ready(tmp_path):
+    clock = FakeClock()
+    audio = MockAudio(clock, voice_seconds=0.0)
+    voice = Voice(audio, "nl", clock, VoiceCache(tmp_path, run=FakeEspeak()), background=True)
+    try:
+        voice.say("achtergrond", 1)
+        voice._jobs["achtergrond"].result(timeout=5)
+        assert voice.update().text == "achtergrond"
+        future = voice.prerender(["vast een", "vast twee"])
+        assert future.result(timeout=5) == 2
+    finally:
+        voice.close()
+
+
+# ----- audio backends -------------------------------------------------------------------------------------------
+def test_mock_audio_records_and_null_audio_logs_once(caplog):
+    audio = open_audio("mock")
+    audio.play_effect("crowd")
+    audio.play_voice("/x.wav")
+    assert audio.played == [("effect", "crowd"), ("voice", "/x.wav")]
+    with caplog.at_level(logging.WARNING, "hotstreak.audio"):
+        null = NullAudio("no sound card")
+        for _ in range(3):
+            null.play_effect("dq")
+            null.play_voice("/x.wav")
+    assert len(caplog.records) == 1 and "no sound card" in caplog.records[0].message
+    assert null.voice_busy() is False
+    with pytest.raises(ValueError, match="'loud'"):
+        open_audio("loud")
+
+
+def test_pygame_mixer_on_the_dummy_driver_plays_voice_and_effects(tmp_path, monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # restored after the test
+    audio = open_audio("pygame", driver="dummy")
+    if audio.name != "pygame":
+        pytest.skip("no mixer here")
+    try:
+        from hardware.audio import effects_dir
+        audio.play_effect("finish")
+        audio.play_voice(effects_dir() / "crowd.wav")
+        assert audio.voice_busy()
+        audio.stop_voice()
+        assert not audio.voice_busy()
+        with pytest.raises(ValueError, match="'boing'"):
+            audio.play_effect("boing")
+    finally:
+        audio.close()
+
+
+def test_no_audio_device_gives_null_audio(caplog, monkeypatch):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # restored after the test
+    with caplog.at_level(logging.WARNING, "hotstreak.audio"):
+        audio = open_audio("auto", driver="no-such-driver")
+    assert audio.name == "none"
+    assert "cannot open the mixer" in caplog.records[0].message
