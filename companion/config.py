@@ -55,10 +55,10 @@ lanes = [
 ]
 
 [colours]                  # lane colours per mascot, "#rrggbb"
-gobbler = "#b06a2c"
-hurley = "#e8322a"
-dangle = "#2a7de8"
-mum = "#c23cc8"
+gobbler = "#ff9614"
+hurley = "#e62e3a"
+dangle = "#a05aeb"
+mum = "#2896ff"
 
 [display]
 fullscreen = true          # on a desktop (mock hardware) the screen is always a window

@@ -7,129 +7,21 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from companion import racecall
 from companion.config import Config
-from companion.controller import BaseSink, Controller, status_dict
+from companion.controller import Controller
 from companion.journal import Journal
-from companion.lights import render_lanes, Effects
-from companion.rules import Race, load_deck, load_track
-from companion.rules.events import Event, Reshuffled, Revealed
+from companion.rules import load_deck, load_track
 from companion.sdnotify import Notifier, WatchdogPinger
-from companion.table import Table
+from companion.sinks import ConsoleSink, LightsSink, ScreenSink, StallSink, StatusSink, VoiceSink, status_line
 
 log = logging.getLogger(__name__)
-STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"
-
-
-def shown_race(table: Table) -> Race | None:
-    """The race the lights and screen show: the current one, or the finished one during payouts."""
-    game = table.game
-    return getattr(game, "race", None) if game is not None else None
-
-
-class LightsSink(BaseSink):
-    """Shows the race on the LED strip: a frame per render, effects triggered by events (issue 4 Lights).
-
-    Between races (no race yet, or betting for the next) the strip shows the start positions of a fresh
-    race on the whole, unfolded track.
-    """
-
-    def __init__(self, strip: Any, lane_map: Any, colours: dict, track):
-        self.strip = strip
-        self.lane_map = lane_map
-        self.colours = colours
-        self.track = track
-        self.effects = Effects()
-        self._last: list | None = None
-        self._idle = Race(track)
-
-    def events(self, events: list[Event], table: Table, now: float) -> None:
-        self.effects.trigger(events, now)
-
-    def reset(self, table: Table, now: float) -> None:
-        self.effects.clear()
-
-    def render(self, table: Table, now: float) -> None:
-        race = shown_race(table)
-        phase = table.phase
-        if race is None or phase not in ("racing", "payouts"):
-            race = self._idle
-        frame = render_lanes(race.state, self.track, self.lane_map, self.colours, now=now, effects=self.effects,
-                             count=self.strip.count)
-        if frame != self._last:
-            self.strip.show(frame)
-            self._last = frame
-
-    def close(self) -> None:
-        self.strip.close()
-
-
-class ConsoleSink(BaseSink):
-    """Prints the race call and every refusal to a text stream (the headless demo, a desktop terminal)."""
-
-    def __init__(self, out: TextIO = sys.stdout):
-        self.out = out
-
-    def events(self, events: list[Event], table: Table, now: float) -> None:
-        for text in racecall.call(events):
-            print(text, file=self.out, flush=True)
-        race = shown_race(table)
-        if race is not None and not race.is_over and any(isinstance(e, Revealed) for e in events):
-            if race.revealed == race.track.reveals_per_pass - 1:
-                print("  Last card of this pass coming up!", file=self.out, flush=True)
-
-    def refused(self, text: str, message: str, table: Table, now: float) -> None:
-        print(f"  Refused {text!r}: {message}", file=self.out, flush=True)
-
-
-class StatusSink(BaseSink):
-    """Keeps the systemd STATUS= line current: "race 2, card 7 of 15; scanner disconnected"."""
-
-    def __init__(self, notifier: Notifier, hardware_status: Callable[[], dict[str, str]]):
-        self.notifier = notifier
-        self.hardware_status = hardware_status
-        self._next = 0.0
-
-    def render(self, table: Table, now: float) -> None:
-        if now < self._next:
-            return
-        self._next = now + 1.0
-        self.notifier.status(status_line(table, self.hardware_status()))
-
-
-def status_line(table: Table, hardware: dict[str, str]) -> str:
-    """One line for systemd and logs: the game position and any device that is not well."""
-    s = status_dict(table)
-    if s["phase"] == "racing":
-        race = shown_race(table)
-        per = race.track.reveals_per_pass if race else 15
-        where = f"race {s['race']}, pass {s['pass']}, card {s['revealed']} of {per}"
-    elif s["phase"] == "new-game":
-        where = "waiting for a new game"
-    else:
-        where = f"race {s['race']}, {s['phase']}"
-    trouble = [v for k, v in hardware.items() if k != "hardware" and any(
-        w in v.lower() for w in ("disconnected", "missing", "no-op", "failed", "error", "not "))]
-    return "; ".join([where, *trouble])
-
-
-class StallSink(BaseSink):
-    """Mock-hardware fault injection for tests: while the file named by $HOTSTREAK_MOCK_STALL_FILE exists,
-    rendering blocks, as a hung device driver would; the main loop stops and so do the watchdog pings."""
-
-    def __init__(self, path: str):
-        self.path = Path(path)
-
-    def render(self, table: Table, now: float) -> None:
-        while self.path.exists():
-            time.sleep(0.05)
+STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see sinks.StallSink)
 
 
 @dataclass
@@ -164,9 +56,12 @@ class Kiosk:
 
 def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
+          display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
-    config; in mock mode without it, scans come from ``script`` or the keyboard)."""
+    config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
+    ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
+    mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die)."""
     from hardware import make_hardware, resolve_mode
     from hardware.leds import LaneMap
 
@@ -193,11 +88,49 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, hw.status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
+    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock)
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
     controller.sinks.extend(sinks)
     return Kiosk(controller, hw, notifier)
+
+
+def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
+                      clock: Callable[[], float]) -> list[Any]:
+    """The screen and voice sinks, each left out (with one log line) when it cannot start."""
+    sinks: list[Any] = []
+    if display != "none":
+        try:
+            from hardware.display import open_display
+            kind = display if display != "auto" or mode == "pi" else "window"
+            screen = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None)
+            if getattr(screen, "reason", None):
+                log.warning("no screen: %s; the race goes on without it", screen.reason)
+            else:
+                preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
+                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
+                                        leds=preview, lane_map=hw.lane_map))
+        except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
+            log.warning("no screen (%s); the race goes on without it", exc)
+    if audio != "none" and (cfg.voice or cfg.effects):
+        try:
+            import random
+
+            from companion.announcer import Announcer
+            from companion.voice import Voice, VoiceCache
+            from hardware.audio import open_audio
+            device = open_audio(audio, clock=clock)
+            announcer = Announcer(cfg.language, random.Random())
+            voice = Voice(device, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            if not cfg.voice:
+                voice.enabled = False
+            elif prerender and voice.enabled:
+                voice.prerender(announcer.fixed_lines())
+            sinks.append(VoiceSink(announcer, voice, device, effects=cfg.effects))
+        except Exception as exc:  # noqa: BLE001
+            log.warning("no voice (%s); the race goes on without it", exc)
+    return sinks
 
 
 def install_signal_handlers(kiosk: Kiosk) -> None:

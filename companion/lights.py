@@ -28,18 +28,14 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from hardware.leds import LaneMap, Pixel, scale
+from companion.colours import COLOURS
 from companion.rules.events import Collided, Event, Fell, Finished, Folded, KnockedOut, OutOfBounds, Status
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import RaceState
 from companion.rules.track import Track
 
 OFF: Pixel = (0, 0, 0)
-DEFAULT_COLOURS: dict[Mascot, Pixel] = {
-    Mascot.GOBBLER: (255, 140, 0),   # orange
-    Mascot.HURLEY: (0, 80, 255),     # blue
-    Mascot.DANGLE: (0, 200, 40),     # green
-    Mascot.MUM: (220, 0, 160),       # magenta
-}
+DEFAULT_COLOURS: dict[Mascot, Pixel] = {m: COLOURS[m.value] for m in MASCOTS}  # shared with the screen
 STAR_MARKER: Pixel = (10, 8, 0)
 FALLEN_DIM = 0.2          # a fallen mascot's colour is scaled by this
 CHASE_STEP = 0.15         # seconds per pixel of a turned-around mascot's chase

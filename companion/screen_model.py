@@ -196,3 +196,59 @@ def replace(model: ScreenModel, **changes) -> ScreenModel:
 
 __all__ = ["CardView", "MascotView", "SCREENS", "SAMPLE_CARDS", "ScreenModel", "SeatView", "TrackView", "from_race",
            "replace", "sample_model", "sample_race"]
+
+
+SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
+                    "racing": "race", "payouts": "payouts", "game-over": "game-over"}
+PHASE_TITLE = {"new-game": "New game: scan the number of players", "setup": "Setup: scan the face-up cards",
+               "betting": "Betting: snake draft", "adding-cards": "Add your cards face down, then GO",
+               "racing": "Racing", "payouts": "Payouts", "game-over": "Game over"}
+
+
+def seat_name(seat: int) -> str:
+    """The display name of a 0-based seat index."""
+    return f"Seat {seat + 1}"
+
+
+def ticket_text(bet) -> str:
+    """A drafted ticket for the screen: ``"Hurley top, risky"`` (``x2`` when doubled)."""
+    stack, level = bet.ticket.id.split("-")
+    name = stack.upper() if stack in ("yes", "no") else stack.capitalize()
+    return f"{name} {level}, {bet.side}" + (" x2" if bet.double else "")
+
+
+def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
+               odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None) -> ScreenModel:
+    """The screen model for a ``companion.table.Table`` in any phase (the controller's view of the game).
+
+    ``money_before`` maps seats to their money before the last payout (shown on the payouts screen).
+    """
+    phase = table.phase
+    common = dict(screen=SCREEN_FOR_PHASE[phase], phase=PHASE_TITLE[phase], log=log, message=message,
+                  message_at=message_at, status=status, odds=odds)
+    game = table.game
+    if game is None:
+        return ScreenModel(**common)
+    info = game.to_dict()
+    before = money_before or {}
+    seats = tuple(SeatView(seat_name(s), m, before.get(s), tuple(ticket_text(b) for b in game.tickets.get(s, ())))
+                  for s, m in enumerate(game.money))
+    known: dict[str, list[str]] = {}
+    for code in game.known_cards:
+        card = game.deck.by_code(code).card
+        known.setdefault("green" if card.who is None else card.who.value, []).append(card.notation())
+    stacks: dict[str, int] = {}
+    for ticket_id in info.get("available_tickets", []):
+        stack = ticket_id.split("-")[0]
+        stacks[stack] = stacks.get(stack, 0) + 1
+    drafter = game.current_drafter
+    standings = tuple((seat_name(s.seat), s.money) for s in game.standings)
+    fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
+                  known_cards={k: tuple(v) for k, v in known.items()}, stacks_left=stacks,
+                  whose_pick=seat_name(drafter) if drafter is not None else None,
+                  side_bet=info.get("side_bet_question"), standings=standings,
+                  life_outcome=game.standings[0].line if game.standings else None)
+    race = game.race
+    if race is not None and phase in ("racing", "payouts"):
+        return from_race(race, **fields)
+    return ScreenModel(**fields)

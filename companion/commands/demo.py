@@ -32,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     speed = args.speed
     sleep = (lambda s: None) if args.headless else (lambda s: time.sleep(s / speed))
     kiosk = build(cfg, mode="mock", db=":memory:", script=args.script or script_path(), sleep=sleep,
-                  window=not args.headless, console=sys.stdout)
+                  window=False, console=sys.stdout, display="none" if args.headless else "window",
+                  audio="none" if args.headless else "auto")
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
     kiosk.run_forever(until=lambda: scanner.done.is_set() and controller.inputs.empty())

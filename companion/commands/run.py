@@ -22,6 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="device backends (default: $HOTSTREAK_HARDWARE, then the config)")
     p.add_argument("--scanner", metavar="PORT", help="scanner serial port (default: from the config)")
     p.add_argument("--db", help="journal file (default: from the config)")
+    p.add_argument("--display", default="auto", choices=["auto", "kmsdrm", "window", "dummy", "none"],
+                   help="screen (default: full screen on a Pi, a window on a desktop)")
+    p.add_argument("--audio", default="auto", choices=["auto", "mock", "none"], help="voice and sound effects")
     p.add_argument("--quiet", action="store_true", help="do not print the race call")
 
 
@@ -30,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
     kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
-                  console=None if args.quiet else sys.stdout)
+                  console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
+                  prerender=True)
     install_signal_handlers(kiosk)
     kiosk.run_forever()
     return 0
