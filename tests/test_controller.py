@@ -1,0 +1,176 @@
+"""The controller with the real table, journal, lights and voice sinks on a fake clock (issue 4)."""
+
+import pytest
+
+from companion.controller import Controller, status_dict
+from companion.journal import Journal
+from companion.rules import Mascot
+from tablekit import TableKit
+
+G, H, D, M = Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM
+
+
+def test_a_scan_moves_the_mascot_and_its_lights():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS15")  # H+3
+    assert table.status()["mascots"]["hurley"]["space"] == 6
+    table.assert_lane(H, space=6)
+    table.assert_idle(2, 3)
+    table.assert_said("Hurley")
+
+
+def test_fallen_is_dim_and_turned_around_chases():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS19")  # HF
+    table.advance(2.0)  # past the fall flash
+    dim = table.pixels(2, 3)
+    full = table.colours[H]
+    assert all(p != (0, 0, 0) and sum(p) < sum(full) / 2 for p in dim)
+    table.scan("HS07")  # GT
+    first = table.pixels(1, 3)
+    table.advance(0.15)
+    assert table.pixels(1, 3) != first  # the chase moves with time
+
+
+def test_finished_and_dq_mascots_leave_the_strip():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS09", "HS08")  # G+1>: Gobbler to lane 2, space 4; GF: it falls
+    table.scan("HS12")          # HR+1: Hurley runs into the fallen Gobbler: knockout
+    table.advance(5)            # the DQ flash is over
+    assert table.status()["mascots"]["gobbler"] == {"status": "dq"}
+    table.assert_lane(H, space=4)
+    assert table.colours[G] not in table.pixels(2, 4)
+    table.scan("HS39", "HS37", "HS36", "HS34")  # Mum: star, +3, +2, R+1: over the line
+    table.advance(5)
+    assert table.status()["mascots"]["mum"] == {"status": "finished"}
+    for space in range(1, 15):
+        assert table.colours[M] not in table.pixels(4, space)
+
+
+def test_folded_spaces_go_dark_and_undo_across_the_fold_brings_them_back():
+    table = TableKit()
+    table.start_race()
+    cards = ["HS14", "HS25", "HS36", "HS03", "HS15", "HS26", "HS37", "HS04", "HS12", "HS23", "HS34", "HS01",
+             "HS13", "HS24"]  # 14 cards: every mascot well past space 3
+    table.scan(*cards)
+    assert table.status()["revealed"] == 14
+    table.assert_idle(1, 1)
+    assert any(p != (0, 0, 0) for p in table.pixels(1, 1))  # the star marker on space 1
+    table.scan("HS35")  # the 15th card: fold 1
+    table.advance(5)
+    status = table.status()
+    assert status["pass"] == 2 and status["revealed"] == 0
+    for lane in range(1, 5):
+        for space in (1, 2, 3):
+            table.assert_dark(lane, space)
+    table.press("undo")
+    table.advance(5)
+    status = table.status()
+    assert status["pass"] == 1 and status["revealed"] == 14
+    assert any(p != (0, 0, 0) for p in table.pixels(1, 1))
+
+
+REFUSALS = [
+    ("HSXX", "HSXX"),                # unknown code
+    ("hello", "hello"),              # garbage
+    ("HS99", "HS99"),                # a card code not in the deck
+    ("HS15", "HS15"),                # already revealed in this pass
+    ("HS-GO", "race is not over"),   # GO mid-race
+    ("HS-T-HURLEY-1-S", "HS-T-HURLEY-1-S"),  # a ticket while racing
+    ("HS-S03", "HS-S03"),            # a side bet card while racing
+    ("HS-PLAYERS-5", "HS-NEW"),      # a player count mid-game
+]
+
+
+@pytest.mark.parametrize("text,named", REFUSALS, ids=[t for t, _ in REFUSALS])
+def test_each_refused_input_names_itself_and_changes_nothing(text, named):
+    table = TableKit()
+    table.start_race()
+    table.scan("HS15")
+    before = table.status()
+    stored = len(table.journal.entries())
+    result = table.scan(text)
+    assert not result.accepted
+    assert named in result.message and "\n" not in result.message
+    assert table.status() == before
+    assert len(table.journal.entries()) == stored
+    assert f"Refused {text!r}" in table.console.getvalue()
+    assert table.said()[-1].count(text) == 1  # the voice says what it refuses
+
+
+def test_a_card_during_payouts_is_refused():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS17", "HS15", "HS14", "HS12")  # Hurley: star, +3, +2, R+1: 1st
+    table.scan("HS28", "HS26", "HS25", "HS23")  # Dangle: 2nd
+    table.scan("HS39", "HS37", "HS36", "HS34")  # Mum: 3rd, and the race is over
+    status = table.status()
+    assert status["phase"] == "payouts"
+    assert status["placings"] == {"hurley": 1, "dangle": 2, "mum": 3, "gobbler": 4}
+    result = table.scan("HS06")
+    assert not result.accepted and "payouts" in result.message
+    assert table.status() == status
+
+
+def test_undo_with_nothing_to_undo_is_refused():
+    table = TableKit()
+    result = table.press("undo")
+    assert not result.accepted and result.message == "nothing to undo"
+
+
+def test_undo_of_a_new_game_brings_the_game_back():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS15")
+    before = table.status()
+    table.scan("HS-NEW")
+    assert table.status()["phase"] == "new-game"
+    table.press("undo")
+    assert table.status() == before
+
+
+def test_a_restarted_controller_resumes_from_the_journal(tmp_path):
+    table = TableKit(tmp_path / "journal.db")
+    table.start_race()
+    table.scan("HS15", "HS26", "HS-UNDO", "HS37")
+    before = table.status()
+    table.journal.close()
+    again = Controller(Journal(tmp_path / "journal.db"))
+    assert status_dict(again.table) == before
+
+
+def test_an_input_stored_but_refused_before_a_crash_is_dropped_on_restart(tmp_path):
+    journal = Journal(tmp_path / "journal.db")
+    for text in ("HS-NEW", "HS-PLAYERS-3", "HS-GO", "HS-GO", "HS-GO", "HS15", "HS15"):
+        journal.append(text, "scan", 0.0)  # the second HS15 was stored, then the power went
+    controller = Controller(journal)
+    assert [e.text for e in journal.entries()][-2:] == ["HS-GO", "HS15"]
+    assert status_dict(controller.table)["mascots"]["hurley"]["space"] == 6
+
+
+def test_the_last_card_of_a_pass_is_announced():
+    table = TableKit()
+    table.start_race()
+    table.scan("HS14", "HS25", "HS36", "HS03", "HS15", "HS26", "HS37", "HS04", "HS12", "HS23", "HS34", "HS01",
+               "HS13")
+    assert not any("ast card" in s for s in table.said())
+    table.scan("HS24")
+    assert any("ast card" in s or "final card" in s or "One card left" in s for s in table.said())
+
+
+def test_a_failing_sink_does_not_stop_the_table():
+    class Broken:
+        def __getattr__(self, name):
+            def fail(*args):
+                raise RuntimeError("display unplugged")
+            return fail
+
+    table = TableKit()
+    table.controller.sinks.insert(0, Broken())
+    table.start_race()
+    table.scan("HS15")
+    assert table.status()["mascots"]["hurley"]["space"] == 6
+    table.assert_lane(H, space=6)
