@@ -324,27 +324,42 @@ def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
 
 
 def _walk(b: Batch, ix: np.ndarray, w: np.ndarray, d: np.ndarray, steps: np.ndarray) -> None:
-    """Step ``steps`` spaces in direction ``d`` one at a time: off the back, crossing, collisions."""
+    """Step ``steps`` spaces in direction ``d`` one at a time: collisions on the way, then off the back or
+    across the line (RULES.md 3). The other mascots do not move during a walk and the mover never enters a
+    space twice, so the steps that collide are found up front and the walk jumps from one to the next."""
     keep = steps > 0
     ix, w, d, steps = ix[keep], w[keep], d[keep], steps[keep]
-    finish = b.geo.track.finish_space
-    while len(ix):
-        new = b.space[ix, w] + d
-        out = new < b.edge
-        if out.any():
-            _dq_one(b, ix[out], w[out], OUT_OF_BOUNDS)
-            keep = ~out
-            ix, w, d, steps, new = ix[keep], w[keep], d[keep], steps[keep], new[keep]
-        b.space[ix, w] = new
-        crossed = new > finish
-        if crossed.any():
-            _finish(b, ix[crossed], w[crossed])
-            keep = ~crossed
-            ix, w, d, steps = ix[keep], w[keep], d[keep], steps[keep]
-        _collide(b, ix, w)
-        steps = steps - 1
-        keep = (steps > 0) & (b.status[ix, w] == RACING)  # stop when a collision ended the race
-        ix, w, d, steps = ix[keep], w[keep], d[keep], steps[keep]
+    if not len(ix):
+        return
+    rows = np.arange(len(ix))
+    space = b.space[ix, w]
+    lane = b.lane[ix]
+    others = (b.status[ix] == RACING) & (lane == lane[rows, w][:, None])
+    others[rows, w] = False
+    reach = (b.space[ix] - space[:, None]) * d[:, None]  # steps to reach each other mascot's space
+    pending = others & (reach >= 1) & (reach <= steps[:, None])
+    walking = np.ones(len(ix), dtype=bool)
+    while True:
+        hit_rows = np.nonzero(pending.any(axis=1))[0]
+        if not len(hit_rows):
+            break
+        nearest = np.where(pending[hit_rows], reach[hit_rows], 1 << 14).min(axis=1)
+        hix, hw = ix[hit_rows], w[hit_rows]
+        b.space[hix, hw] = space[hit_rows] + d[hit_rows] * nearest
+        pending[hit_rows] &= reach[hit_rows] != nearest[:, None]
+        _collide(b, hix, hw)
+        ended = b.status[hix, hw] != RACING  # a collision ended the race: the walk stops there
+        if ended.any():
+            walking[hit_rows[ended]] = False
+            pending[hit_rows[ended]] = False
+    ix, w, d, steps, space = ix[walking], w[walking], d[walking], steps[walking], space[walking]
+    end = space + d * steps
+    edge, finish = b.edge, b.geo.track.finish_space
+    b.space[ix, w] = np.clip(end, edge, finish + 1)
+    out = end < edge
+    _dq_one(b, ix[out], w[out], OUT_OF_BOUNDS)
+    crossed = end > finish
+    _finish(b, ix[crossed], w[crossed])
 
 
 def _s_recover(b: Batch, ix, w, amt) -> None:
