@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from companion.oddscore import DQ, Batch, CardTable, play
+from companion.oddscore import DQ, Batch, CardTable, play, reveal
 from companion.rules.deck import Deck
 from companion.rules.errors import InvalidCardError
 from companion.rules.mascots import MASCOTS, Mascot
@@ -282,40 +282,70 @@ def _sample_job(job) -> _Tally:
     """One independently seeded chunk of samples (a top-level function so a process pool can run it)."""
     position, track, deck, info, cont, n, seed, max_passes = job
     rng = np.random.default_rng(seed)
-    table = _table(deck)
     known = _ids(deck, info.known)
     pool = _ids(deck, info.pool)
     if cont is None:
         b = Batch.from_race(Race.from_position(position, track, deck), n)
-        forced = None
+        picks = _subsets(rng, n, len(pool), info.unknown)
     else:
         b, forced = cont
+        keys = rng.random((n, len(pool)))
+        keys[forced] = -1.0  # pool cards already revealed in this race deck are in it for sure
+        picks = np.argsort(keys, axis=1)[:, :info.unknown]
     decks = np.empty((n, track.deck_size), dtype=np.int16)
     decks[:, :len(known)] = known
-    if info.unknown:
-        keys = rng.random((n, len(pool)))
-        if forced is not None:
-            keys[forced] = -1.0  # pool cards already revealed in this race deck come first
-        decks[:, len(known):] = pool[np.argsort(keys, axis=1)[:, :info.unknown]]
-    per_pass = b.geo.per_pass
+    decks[:, len(known):] = pool[picks]
+    run = _Run(b, decks, _table(deck))
+    per_pass = track.reveals_per_pass
     if b.revealed:  # the rest of this pass: the cards not yet revealed in it, in random order
-        rest = rng.permuted(decks[:, info.in_pass:], axis=1)
-        play(b, table, rest[:, :per_pass - b.revealed])
-    total = None
+        run.play(rng.permuted(decks[:, info.in_pass:], axis=1)[:, :per_pass - b.revealed])
     for _ in range(max_passes):
-        going = b.running()
-        if not going.all():
-            done = _Tally.of(b, rows=~going)
-            total = done if total is None else total.add(done)
-            b, decks = b.take(going), decks[going]
-        if not len(b):
+        if not len(run.batch):
             break
-        play(b, table, rng.permuted(decks, axis=1)[:, :per_pass])
-    cut = b.force_end() if len(b) else 0
-    if len(b):
-        rest_tally = _Tally.of(b, cut=cut)
-        total = rest_tally if total is None else total.add(rest_tally)
-    return total
+        run.play(rng.permuted(run.decks, axis=1)[:, :per_pass])
+    return run.close()
+
+
+def _subsets(rng: np.random.Generator, n: int, size: int, k: int) -> np.ndarray:
+    """``n`` uniform random k-subsets of ``range(size)``, shape ``(n, k)`` (Floyd's algorithm, vectorised)."""
+    out = np.empty((n, k), dtype=np.int64)
+    for col, top in enumerate(range(size - k, size)):
+        t = rng.integers(0, top + 1, size=n)
+        taken = (out[:, :col] == t[:, None]).any(axis=1)
+        out[:, col] = np.where(taken, top, t)
+    return out
+
+
+class _Run:
+    """Sampled races being played; finished ones are counted and dropped as they end, so the batch shrinks."""
+
+    def __init__(self, batch: Batch, decks: np.ndarray, table: CardTable):
+        self.batch, self.decks, self.table = batch, decks, table
+        self.total: _Tally | None = None
+
+    def play(self, order: np.ndarray) -> None:
+        for t in range(order.shape[1]):
+            reveal(self.batch, self.table, order[:, t])
+            going = self.batch.running()
+            if going.sum() < 0.85 * len(going) or t == order.shape[1] - 1:
+                self._drop(going)
+                order = order[going]
+
+    def _drop(self, going: np.ndarray) -> None:
+        if going.all():
+            return
+        self._count(_Tally.of(self.batch, rows=~going))
+        self.batch, self.decks = self.batch.take(going), self.decks[going]
+
+    def _count(self, tally: _Tally) -> None:
+        self.total = tally if self.total is None else self.total.add(tally)
+
+    def close(self) -> _Tally:
+        """Cut off the races still running (remaining-place rule) and return the tally of all."""
+        if len(self.batch):
+            cut = self.batch.force_end()
+            self._count(_Tally.of(self.batch, cut=cut))
+        return self.total
 
 
 # ----- exact enumeration -----------------------------------------------------------------------------------
