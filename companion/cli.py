@@ -15,6 +15,7 @@ from companion.rules.errors import HotStreakError
 # subcommand name -> module in companion.commands with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, str] = {
     "simulate": "simulate",
+    "odds": "odds",
 }
 
 

@@ -114,19 +114,21 @@ def deck_knowledge(known: Sequence[str], players: int, race: Race, hidden: int |
         raise ValueError(f"{len(faceup)} face-up cards is more than a race deck of {size} shows with "
                          f"{players} players (expected at most {size - hidden})")
     in_deck = list(faceup)
-    pushed = race.cards
-    start_of_pass = len(pushed) - race.revealed
-    in_pass: list[str] = []
-    for i, (card, code) in enumerate(pushed):
-        if code is None:  # notation only: some card with that notation
-            notation = card.notation()
-            mine = in_pass if i >= start_of_pass else []
-            code = next((c for c in in_deck if deck.by_code(c).card.notation() == notation and c not in mine),
-                        None)
-            if code is None:
-                code = _physical(deck, notation, in_deck)
-        if i >= start_of_pass:
-            in_pass.append(code)
+    in_pass = list(race.state.codes_in_pass)  # label codes revealed in this pass
+    in_deck += [c for c in in_pass if c not in in_deck]
+    pushed = race.cards  # the history; shorter for a race rebuilt from a position string
+    this_pass = pushed[max(0, len(pushed) - race.revealed):]
+    for card, code in pushed[:len(pushed) - len(this_pass)]:  # earlier passes: these cards are in the deck
+        code = code or _same_card(deck, card.notation(), in_deck, ())
+        if code not in in_deck:
+            in_deck.append(code)
+    uncoded = [card for card, code in this_pass if code is None]
+    if len(in_pass) + len(uncoded) != race.revealed:
+        raise ValueError(f"the race has {race.revealed} reveals in this pass but only {len(in_pass) + len(uncoded)} "
+                         "are known (expected the label code of every card revealed in this pass)")
+    for card in uncoded:  # notation only: a card of the deck with that notation, not yet revealed this pass
+        code = _same_card(deck, card.notation(), in_deck, in_pass)
+        in_pass.append(code)
         if code not in in_deck:
             in_deck.append(code)
     if len(in_deck) > size:
@@ -137,6 +139,15 @@ def deck_knowledge(known: Sequence[str], players: int, race: Race, hidden: int |
     if unknown > len(pool):
         raise ValueError(f"the deck has {len(pool)} cards left for {unknown} unknown race deck cards")
     return DeckKnowledge(tuple(ordered), len(in_pass), pool, unknown)
+
+
+def _same_card(deck: Deck, notation: str, in_deck: Sequence[str], in_pass: Sequence[str]) -> str:
+    """The physical card behind a card revealed by notation: one known in the deck (not revealed in this
+    pass), else a new one of the deck."""
+    for code in in_deck:
+        if code not in in_pass and deck.by_code(code).card.notation() == notation:
+            return code
+    return _physical(deck, notation, in_deck)
 
 
 def _physical(deck: Deck, text: str, taken: Sequence[str]) -> str:
@@ -170,8 +181,8 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
         raise ValueError(f"samples {samples!r} must be a positive whole number")
     if not isinstance(chunks, int) or not 1 <= chunks <= samples:
         raise ValueError(f"chunks {chunks!r} must be 1..samples")
-    if max_passes < 1:
-        raise ValueError(f"max_passes {max_passes!r} must be at least 1")
+    if not isinstance(max_passes, int) or max_passes < 0:
+        raise ValueError(f"max_passes {max_passes!r} must be a whole number >= 0")
     gen = _generator(seed, rng)
     if race is None:
         race = Race(track or _default_track(), deck or _default_deck())
@@ -187,10 +198,13 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     weights = weights / weights.sum()
     b = Batch.from_race(race, len(seq))
     play(b, table, seq)
+    if max_passes == 0:  # cut off at the end of this pass: every ordering's outcome is known
+        cut = b.force_end()
+        return _combine([], (_Tally.of(b, weights, cut=cut), 1.0, len(seq)), info)
     going = b.running()
     exact_part = _Tally.of(b, weights, ~going)
     if not going.any():
-        return _combine([], (exact_part, float(weights.sum()), len(seq)), info)
+        return _combine([], (exact_part, 1.0, len(seq)), info)
     w = weights[going] / weights[going].sum()
     pick_rows = gen.choice(len(w), size=samples, p=w)  # continue each ordering in proportion to its chance
     cont = (b.take(going).take(pick_rows), picked[going][pick_rows])
@@ -414,7 +428,8 @@ def _enumerate(race: Race, info: DeckKnowledge, limit: int):
 # ----- results ---------------------------------------------------------------------------------------------
 def _combine(parts: list[_Tally], exact: tuple[_Tally, float, int] | None, info: DeckKnowledge) -> Odds:
     """Odds from sampled tallies and, after an enumeration, the exact part: ``(tally of the orderings that
-    end the race in this pass weighted by probability, their total probability, orderings)``."""
+    end the race in this pass weighted by their probability, that total probability, orderings)``; the
+    sampled part stands for the orderings still running."""
     if parts:
         total = parts[0]
         for part in parts[1:]:
@@ -428,14 +443,14 @@ def _combine(parts: list[_Tally], exact: tuple[_Tally, float, int] | None, info:
         n = cut = 0
         places = dq = taken = err = 0.0
     if exact is not None:
-        tally, mass, leaves = exact
+        tally, mass, leaves = exact  # weights are probabilities: the sampled rest stands for 1 - mass
         rest = 1.0 - mass if parts else 0.0
-        scale = 1.0 if parts else 1.0 / mass
-        places = tally.places * scale + rest * places
-        dq = tally.dq * scale + rest * dq
-        taken = tally.taken * scale + rest * taken
+        places = tally.places + rest * places
+        dq = tally.dq + rest * dq
+        taken = tally.taken + rest * taken
         err = rest * err if parts else np.zeros((PLACES, PLACES + 1))
         n += leaves
+        cut += tally.cut
     return Odds(samples=n,
                 places={m: _floats(places[i]) for i, m in enumerate(MASCOTS)},
                 dq={m: float(dq[i]) for i, m in enumerate(MASCOTS)},
