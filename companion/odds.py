@@ -186,9 +186,10 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     gen = _generator(seed, rng)
     if race is None:
         race = Race(track or _default_track(), deck or _default_deck())
-    info = deck_knowledge(known, players, race, hidden)
     if race.is_over:
-        return _over_odds(race, info)
+        hidden_cards(players)
+        return _over_odds(race)
+    info = deck_knowledge(known, players, race, hidden)
     table = _table(race.deck)
     leaves = _enumerate(race, info, exact_limit)
     if leaves is None:
@@ -464,6 +465,6 @@ def _floats(row) -> tuple[float, ...]:
     return tuple(float(x) for x in row)
 
 
-def _over_odds(race: Race, info: DeckKnowledge) -> Odds:
-    """A race that is over: its placings, with certainty."""
-    return _combine([], (_Tally.of(Batch.from_race(race, 1)), 1.0, 1), info)
+def _over_odds(race: Race) -> Odds:
+    """A race that is over: its placings, with certainty (the deck no longer matters: ``unknown`` is 0)."""
+    return _combine([], (_Tally.of(Batch.from_race(race, 1)), 1.0, 1), DeckKnowledge((), 0, (), 0))
