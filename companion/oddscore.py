@@ -312,14 +312,14 @@ def _finish(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
 def _check_end(b: Batch, ix: np.ndarray, force: bool = False) -> None:
     """End races with enough mascots finished or DQ (every race of ``ix`` with ``force``); the racing
     mascots take the open places by space, ties in mascot order (as the pure engine's stable sort)."""
-    racing = _rows(b.status, ix) == RACING
-    nr = _count(racing)
+    nr = b.hi.take(ix) - b.lo.take(ix) + 1  # the open places: one per racing mascot
     end = nr > 0
     if not force:
         end &= M - nr >= b.geo.track.finishers_to_end
     if not end.any():
         return
-    ix, racing, nr = ix.compress(end), racing.compress(end, axis=0), nr.compress(end)
+    ix, nr = ix.compress(end), nr.compress(end)
+    racing = _rows(b.status, ix) == RACING
     sp = np.where(racing, _rows(b.space, ix), -1)
     ahead = (sp[:, :, None] > sp[:, None, :]) | ((sp[:, :, None] == sp[:, None, :]) & _LOWER)
     rank = (ahead & racing[:, :, None]).sum(axis=1)  # racing mascots ahead of each

@@ -17,16 +17,6 @@ from companion.rules.mascots import MASCOTS
 from companion.rules.race import Race, _default_deck, _default_track
 
 
-def play_pure(race: Race, codes: list[str]) -> Race:
-    """Reveal label ``codes`` on a copy of ``race`` until it is over; returns the copy."""
-    r = Race.from_position(race.position(), race.track, race.deck)
-    for code in codes:
-        if r.is_over:
-            break
-        r.push(race.deck.by_code(code).card, code)
-    return r
-
-
 def estimate_pure(known: list[str], players: int, race: Race | None = None, *, samples: int = 2000,
                   seed: int | None = None, rng=None, max_passes: int = 20) -> Odds:
     """Monte Carlo odds with the pure engine (see :func:`companion.odds.estimate` for the arguments)."""
@@ -39,7 +29,7 @@ def estimate_pure(known: list[str], players: int, race: Race | None = None, *, s
     group = np.ones((samples, PLACES), dtype=int)
     cut = 0
     for i in range(samples):
-        r = Race.from_position(race.position(), race.track, race.deck)
+        r = race.copy()
         deck = list(info.known) + gen.sample(info.pool, info.unknown)
         if r.revealed:
             rest = deck[info.in_pass:]
