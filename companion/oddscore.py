@@ -349,7 +349,8 @@ def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
     cell = ix * M + w
     lane = _get(b.lane, cell)
     space = _get(b.space, cell)
-    hit = (_rows(b.status, ix) == RACING) & (_rows(b.lane, ix) == lane[:, None]) & (_rows(b.space, ix) == space[:, None])
+    hit = ((_rows(b.status, ix) == RACING) & (_rows(b.lane, ix) == lane[:, None])
+           & (_rows(b.space, ix) == space[:, None]))
     _put(hit, np.arange(len(ix)) * M + w, False)
     rows = _any(hit)
     if not rows.any():
