@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "labels": "labels",
     "doctor": "doctor",
     "screenshot": "screenshot",
+    "odds": "odds",
 }
 
 

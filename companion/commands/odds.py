@@ -1,0 +1,47 @@
+"""Place odds for a race from its known face-up cards, before the start (a table, or --json).
+
+CARD is a label code (HS15) or notation (H+3; it stands for the first physical card with that notation not
+given yet); '-' reads cards from stdin (whitespace separated, '#' comments). The race deck holds 18 cards:
+the ones given plus cards the players added face down (1 each with 3-8 players, 2 each with 2, none with 9
+or more), which are drawn from the rest of the deck. The odds come from --samples simulated races.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion import racecall
+from companion.commands.simulate import read_cards
+from companion.odds import MAX_PLAYERS, MIN_PLAYERS, estimate
+from companion.rules import Race, load_deck, load_track
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=4, help=f"players at the table, {MIN_PLAYERS}..{MAX_PLAYERS} "
+                                                          "(default 4)")
+    p.add_argument("--samples", type=int, default=20000, help="races to simulate (default 20000)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the random generator (default: fresh)")
+    p.add_argument("--track", help="track data file (TOML); default: the packaged track")
+    p.add_argument("--deck", help="deck data file (TOML); default: the packaged deck")
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object {"samples": n, "places": {mascot: [p1, p2, p3, p4]}, ...}')
+    p.add_argument("cards", nargs="*", metavar="CARD", help="face-up card: label code or notation, or - for stdin")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.samples < 1:
+        raise ValueError(f"--samples {args.samples} must be at least 1")
+    race = Race(load_track(args.track), load_deck(args.deck))
+    odds = estimate(read_cards(args.cards), args.players, race, samples=args.samples, seed=args.seed)
+    if args.json:
+        print(json.dumps(odds.to_dict()))
+        return 0
+    head = f"{'':8}" + "".join(f"{racecall.ordinal(q):>12}" for q in range(1, 5)) + f"{'DQ':>12}"
+    print(head)
+    for m, places in odds.places.items():
+        cells = [*places, odds.dq[m]]
+        print(f"{m.title:8}" + "".join(f"{100 * p:7.1f}%±{100 * e:3.1f}" for p, e in zip(cells, odds.stderr[m])))
+    print(f"{odds.samples} simulated races; {odds.unknown} unknown card(s) in the race deck. "
+          "± is one standard error; shared DQ places are paid as the worst.")
+    return 0
