@@ -18,7 +18,7 @@ from companion.controller import Controller
 from companion.journal import Journal
 from companion.rules import load_deck, load_track
 from companion.sdnotify import Notifier, WatchdogPinger
-from companion.sinks import ConsoleSink, LightsSink, ScreenSink, StallSink, StatusSink, VoiceSink, status_line
+from companion.sinks import ConsoleSink, LightsSink, OddsSink, ScreenSink, StallSink, StatusSink, VoiceSink, status_line
 
 log = logging.getLogger(__name__)
 STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see sinks.StallSink)
@@ -88,7 +88,10 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, hw.status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock)
+    odds = OddsSink() if display != "none" else None
+    if odds is not None:
+        sinks.append(odds)
+    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
@@ -97,7 +100,7 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
 
 
 def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float]) -> list[Any]:
+                      clock: Callable[[], float], odds: Any = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start."""
     sinks: list[Any] = []
     if display != "none":
@@ -110,7 +113,8 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
                 sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
-                                        leds=preview, lane_map=hw.lane_map))
+                                        leds=preview, lane_map=hw.lane_map,
+                                        odds=odds.current if odds is not None else (lambda: None)))
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the race goes on without it", exc)
     if audio != "none" and (cfg.voice or cfg.effects):
