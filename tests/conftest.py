@@ -31,6 +31,19 @@ def hotstreak(*args: str, stdin: str | None = None, env: dict | None = None,
                           env=full_env, timeout=timeout, cwd=ROOT)
 
 
+class FakeClock:
+    """A clock that moves only when told: ``clock()`` -> seconds, ``clock.advance(dt)``."""
+
+    def __init__(self, t: float = 100.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
 @pytest.fixture
 def run_cli():
     return hotstreak

@@ -26,19 +26,11 @@ from companion.rules import Mascot, load_track
 from companion.sinks import ConsoleSink, LightsSink, VoiceSink
 from hardware.audio import MockAudio
 from hardware.leds import LaneMap, MockStrip
+from conftest import FakeClock
 
 OFF = (0, 0, 0)
 
 
-class FakeClock:
-    def __init__(self, start: float = 1000.0):
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class RecordingVoice:
@@ -60,7 +52,7 @@ class RecordingVoice:
 class TableKit:
     def __init__(self, db: str | Path = ":memory:", lang: str = "en"):
         self.cfg = load_config(None)
-        self.clock = FakeClock()
+        self.clock = FakeClock(1000.0)
         self.track = load_track()
         self.lane_map = LaneMap.from_dict(self.cfg.lane_map_dict(self.track.spaces))
         self.strip = MockStrip(self.cfg.led_count, clock=self.clock)

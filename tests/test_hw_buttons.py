@@ -6,20 +6,13 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import Buttons, KeyButtons
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 10.0
-
-    def __call__(self) -> float:
-        return self.t
+from conftest import FakeClock
 
 
 @pytest.fixture
 def rig():
     factory = MockFactory()
-    clock = FakeClock()
+    clock = FakeClock(10.0)
     pressed: list[str] = []
     buttons = Buttons(pressed.append, pin_factory=factory, clock=clock, debounce=0.05)
     yield factory, clock, pressed, buttons
@@ -80,7 +73,7 @@ def test_custom_pins_and_bad_pins():
 
 
 def test_key_buttons_map_keys_with_debounce():
-    clock = FakeClock()
+    clock = FakeClock(10.0)
     pressed: list[str] = []
     k = KeyButtons(pressed.append, clock=clock)
     assert k.key("u")

@@ -11,17 +11,9 @@ import time
 import pytest
 
 from hardware.scanner import MockScanner, ScanParser, SerialScanner, parse_script
+from conftest import FakeClock
 
 
-class FakeClock:
-    def __init__(self, t: float = 100.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, dt: float) -> None:
-        self.t += dt
 
 
 def parser(**kw) -> ScanParser:

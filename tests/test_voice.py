@@ -12,17 +12,9 @@ import pytest
 
 from companion.voice import Line, Voice, VoiceCache, VoiceQueue, VoiceUnavailable
 from hardware.audio import MockAudio, NullAudio, open_audio
+from conftest import FakeClock
 
 
-class FakeClock:
-    def __init__(self, t: float = 100.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 class FakeEspeak:
