@@ -8,8 +8,10 @@ be opened.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
+from companion.config import load_config
 from hardware import LED_BACKENDS, make_strip, resolve_mode
 
 # Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured
@@ -22,6 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="hardware mode (default: $HOTSTREAK_HARDWARE, else auto-detect the Pi)")
     p.add_argument("--led-count", type=int, default=None,
                    help=f"pixels on the strip (default {DEFAULT_OFF_COUNT}; more than the strip has is harmless)")
+    p.add_argument("--config", help="config file (TOML): its LED pin, DMA, order and backend are used")
     p.add_argument("--led-backend", choices=[b for b in LED_BACKENDS if b != "none"], default="auto",
                    help="LED backend (default auto: spidev on a Pi 5, rpi_ws281x on other Pis, mock on a desktop)")
 
@@ -31,7 +34,15 @@ def run(args: argparse.Namespace) -> int:
     if count < 1:
         raise ValueError(f"--led-count {count} must be a positive number of pixels")
     mode = resolve_mode(args.hardware)
-    strip, why = make_strip(mode, count, {"backend": args.led_backend})
+    options: dict = {"backend": args.led_backend}
+    if args.config or os.environ.get("HOTSTREAK_CONFIG"):
+        cfg = load_config(args.config)
+        options.update(pin=cfg.led_pin, dma=cfg.led_dma, order=cfg.led_order)
+        if args.led_backend == "auto" and cfg.led_backend != "auto":
+            options["backend"] = cfg.led_backend
+        if args.led_count is None:
+            count = max(count, cfg.led_count)
+    strip, why = make_strip(mode, count, options)
     if why:
         print(f"hotstreak leds-off: cannot open the LED strip: {why}", file=sys.stderr)
         return 1
