@@ -31,7 +31,6 @@ DOT = 72 / DPI            # one printer dot at 300 dpi, in points
 GROUPS = ("cards", "tickets", "sidebets", "controls")
 SYMBOLOGIES = ("code128", "qr")
 PAPERS = ("a4", "letter")
-SIDE_BET_COUNT = 12       # HS-S01..HS-S12 (RULES.md section 6); from the side bet data file once it exists
 
 # Every ink colour of the labels, in one place. Dark enough to read on white; the barcodes are always black
 # (a red or green bar is invisible to many red-light scanners).
@@ -155,9 +154,12 @@ def ticket_labels() -> list[Label]:
 
 
 def sidebet_labels() -> list[Label]:
-    """One label per side bet card HS-S01..HS-S12, captioned by its number (RULES.md section 6)."""
-    return [Label(SideBetCode(n).code(), f"Side bet card {n}", f"side bet card {n}", "sidebets", INK["sidebet"])
-            for n in range(1, SIDE_BET_COUNT + 1)]
+    """One label per side bet card of the side bet data (``HS-S01``..), captioned by its number, with its id
+    in the meaning (RULES.md section 6)."""
+    from companion.rules.sidebets import load_side_bets
+    return [Label(SideBetCode(card.number).code(), f"Side bet card {card.number}",
+                  f"side bet card {card.number}: {card.id} ({card.question})", "sidebets", INK["sidebet"])
+            for card in load_side_bets()]
 
 
 def control_labels() -> list[Label]:
