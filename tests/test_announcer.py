@@ -196,3 +196,7 @@ def test_a_non_editable_install_finds_the_phrases(tmp_path):
     assert Path(where).is_relative_to(target)
     assert counts == str([len(FIELDS)] * 3)
     assert (target / "companion" / "sounds" / "effects" / "crowd.wav").exists()
+    # the other package data too: rule data files and the demo's scan script
+    for name in ("track.toml", "deck.toml", "tickets.toml", "sidebets.toml", "game.toml"):
+        assert (target / "companion" / "rules" / "data" / name).exists(), name
+    assert (target / "companion" / "data" / "demo-game.txt").exists()
