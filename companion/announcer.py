@@ -120,6 +120,8 @@ def load_catalogue(lang: str) -> Catalogue:
 def _capitalise(text: str) -> str:
     """Upper-case the first letter (after any opening punctuation such as Spanish ``¡``)."""
     for i, ch in enumerate(text):
+        if ch.isdigit():
+            return text  # "3 kaarten verder": a line that starts with a number stays as it is
         if ch.isalpha():
             return text[:i] + ch.upper() + text[i + 1:]
     return text

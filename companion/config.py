@@ -259,6 +259,8 @@ def parse_config(text: str, source: str = "config") -> Config:
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
     )
+    if cfg.buttons["undo"] == cfg.buttons["go"]:
+        r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")
     if len(cfg.lanes) != 4:
         r.problems.append(f"leds.lanes: {len(cfg.lanes)} segments (expected one per lane: 4)")
     del pos

@@ -186,6 +186,10 @@ class Controller:
         while not stop.is_set():
             self.step(timeout=frame_interval)
 
+    def resume(self) -> None:
+        """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
+        self._each("reset", self.table, self.clock())
+
     def close(self) -> None:
         self._each("close")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ class Kiosk:
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
         self.hardware.start()
+        self.controller.resume()
         self.notifier.ready(status_line(self.controller.table, self.hardware.status()))
         try:
             while not self.stop.is_set():
@@ -57,7 +59,8 @@ class Kiosk:
 def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
-          extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic) -> Kiosk:
+          extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
+          rng: Any = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
     config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
@@ -70,7 +73,7 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     journal = Journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
     chosen = resolve_mode(mode)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
@@ -107,6 +110,9 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
         try:
             from hardware.display import open_display
             kind = display if display != "auto" or mode == "pi" else "window"
+            if kind == "window" and sys.platform.startswith("linux") and not (
+                    os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+                raise RuntimeError("no desktop display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
             screen = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None)
             if getattr(screen, "reason", None):
                 log.warning("no screen: %s; the race goes on without it", screen.reason)

@@ -37,8 +37,8 @@ PAPERS = ("a4", "letter")
 INK: dict[str, str] = {
     "gobbler": "#B8560B",   # turkey orange-brown
     "hurley": "#C8102E",    # red
-    "dangle": "#1F4FB4",    # blue
-    "mum": "#6E2C8F",       # purple
+    "dangle": "#6E2C8F",    # purple (the screen and LEDs: purple)
+    "mum": "#1F4FB4",       # blue (the screen and LEDs: blue)
     "green": "#1B7F3A",     # green multi cards
     "yes": "#00695C",       # teal YES side tickets
     "no": "#4A4A4A",        # dark grey NO side tickets

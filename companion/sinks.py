@@ -86,6 +86,11 @@ class ConsoleSink(BaseSink):
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
         print(f"  Refused {text!r}: {message}", file=self.out, flush=True)
 
+    def reset(self, table: Table, now: float) -> None:
+        """After a start from the journal or an undo: where the table is now."""
+        if table.game is not None:
+            print(f"Table: {status_line(table, {})}", file=self.out, flush=True)
+
 
 class StatusSink(BaseSink):
     """Keeps the systemd STATUS= line current: "race 2, card 7 of 15; scanner disconnected"."""
@@ -277,10 +282,9 @@ class OddsSink(BaseSink):
                 self._want, self._key = None, None
             return
         race = game.race if table.phase == "racing" else None
-        known = list(game.known_cards) if game.race_no == 1 and race is None else []
-        if race is not None:
-            known = [c for c in game.known_cards if c not in race.state.codes_in_pass]
-            known = known if game.race_no == 1 else []
+        # race 1 starts from the face-up cards scanned in setup; the race itself tells the estimator every
+        # card revealed so far. Before races 2-3 cards were dealt out and added face down: unknown deck.
+        known = list(game.face_up) if game.race_no == 1 else []
         key = f"{game.players}|{game.race_no}|{','.join(sorted(known))}|{race.position() if race else 'start'}"
         with self._cv:
             self._key = key

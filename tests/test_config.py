@@ -47,3 +47,8 @@ def test_paths_expand_and_default_to_the_state_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     assert parse_config("").journal == tmp_path / "journal.db"
     assert parse_config(f'[paths]\njournal = "{tmp_path}/x.db"\n').journal == tmp_path / "x.db"
+
+
+def test_two_buttons_on_one_pin_is_a_problem():
+    with pytest.raises(ConfigError, match="GPIO17"):
+        parse_config("[buttons]\nundo = 17\ngo = 17\n")

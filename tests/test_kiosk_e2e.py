@@ -199,3 +199,22 @@ def test_systemd_notify_ready_watchdog_status_and_a_stuck_loop_stops_the_pings(t
             assert listener.count("WATCHDOG=1", within=1.6) >= 1
         finally:
             stop(proc)
+
+
+def test_the_demo_stops_cleanly_on_sigterm(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "demo"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        first = proc.stdout.readline()  # the demo is under way
+        assert first
+        started = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        assert time.monotonic() - started < 5
+        assert b"no desktop display" in proc.stderr.read()  # one clear line instead of an invisible window
+    finally:
+        if proc.poll() is None:
+            proc.kill()

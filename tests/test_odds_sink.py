@@ -70,3 +70,24 @@ def test_a_failing_estimator_leaves_the_race_going():
         assert sink.current() is None
     finally:
         sink.close()
+
+
+def test_odds_keep_coming_in_later_passes_of_a_tracked_race():
+    from companion.demo import parse_script, script_path
+
+    sink = OddsSink(samples=200)
+    controller = Controller(Journal(":memory:"), sinks=[sink])
+    try:
+        texts = [t for t, _ in parse_script(script_path().read_text())]
+        start = texts.index("HS-GO", texts.index("HS-GO", texts.index("HS-GO") + 1) + 1) + 1  # race 1 begins
+        for text in texts[:start + 17]:  # through pass 1 into pass 2 of race 1
+            controller.handle(text)
+        race = controller.table.game.race
+        assert race.pass_no == 2 and controller.table.game.face_up
+        for _ in range(250):
+            if sink.current() is not None and sink._key in sink._cache:
+                break
+            threading.Event().wait(0.02)
+        assert sink.current() is not None and not sink._failed
+    finally:
+        sink.close()

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import argparse
 import logging
+import random
 import sys
 import time
+from pathlib import Path
 
 from companion.config import load_config
 from companion.demo import script_path
-from companion.kiosk import build
+from companion.kiosk import build, install_signal_handlers
+
+DEMO_SEED = 2026  # the demo's realised randomness (side bet order, announcer phrasing) is the same every run
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -29,15 +33,21 @@ def run(args: argparse.Namespace) -> int:
     if not args.speed > 0:
         raise ValueError(f"--speed {args.speed}: expected a positive number")
     cfg = load_config(args.config)
+    script = Path(args.script) if args.script else script_path()
+    if not script.is_file():
+        raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
     speed = args.speed
     sleep = (lambda s: None) if args.headless else (lambda s: time.sleep(s / speed))
-    kiosk = build(cfg, mode="mock", db=":memory:", script=args.script or script_path(), sleep=sleep,
+    kiosk = build(cfg, mode="mock", db=":memory:", script=script, sleep=sleep, rng=random.Random(DEMO_SEED),
                   window=False, console=sys.stdout, display="none" if args.headless else "window",
                   audio="none" if args.headless else "auto")
+    install_signal_handlers(kiosk)
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
     kiosk.run_forever(until=lambda: scanner.done.is_set() and controller.inputs.empty())
     phase = controller.table.phase
+    if kiosk.stop.is_set():  # stopped by SIGTERM or Ctrl-C: a normal end of a demo
+        return 0
     if phase != "game-over":
         print(f"demo ended in phase {phase}, expected game-over", file=sys.stderr)
         return 1

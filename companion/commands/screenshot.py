@@ -17,7 +17,7 @@ def parse_size(text: str) -> tuple[int, int]:
     """``"1920x1080"`` -> ``(1920, 1080)``; raises ValueError naming the bad text."""
     match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
     if not match:
-        raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT, e.g. 1920x1080)")
+        raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT, at least 320x240, e.g. 1920x1080)")
     return int(match.group(1)), int(match.group(2))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from companion.config import load_config
 from companion.controller import replay, status_dict
@@ -15,14 +16,18 @@ from companion.rules import load_deck, load_track
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object (the only form for now)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: a few lines of text)")
     p.add_argument("--db", help="journal file (default: from the config)")
     p.add_argument("--config", help="config file (TOML)")
 
 
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    with Journal(args.db or cfg.journal) as journal:
+    path = Path(args.db or cfg.journal)
+    if not path.is_file():
+        raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
+                         "give it with --db or paths.journal)")
+    with Journal(path) as journal:
         table = replay(journal.effective(), load_track(cfg.track), load_deck(cfg.deck))
     status = status_dict(table)
     if args.json:
@@ -31,7 +36,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"phase {status['phase']}, race {status['race']}, {status['players']} players, "
               f"pass {status['pass']}, card {status['revealed']}")
         for name, m in status["mascots"].items():
-            print(f"  {name}: {m}")
+            if m["status"] == "racing":
+                how = ", ".join(w for w, on in (("fallen", m["fallen"]), ("turned around", m["facing"] == "backward"))
+                                if on)
+                print(f"  {name}: lane {m['lane']}, space {m['space']}" + (f" ({how})" if how else ""))
+            else:
+                print(f"  {name}: {m['status']}")
         if status["placings"]:
             print("  placings: " + ", ".join(f"{k} {v}" for k, v in status["placings"].items()))
         if status["money"]:

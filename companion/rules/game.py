@@ -107,6 +107,7 @@ class Game:
         self.race: Race | None = None
         self.money: list[int] = [self.figures.start_money] * players
         self.known_cards: list[str] = []
+        self.face_up: list[str] = []  # the face-up cards scanned in setup (empty when the deck is not tracked)
         self.side_bet: str | None = None
         self.tickets: dict[int, list[Bet]] = {i: [] for i in range(players)}
         self.stacks = Stacks()
@@ -344,6 +345,7 @@ class Game:
             if self.known_cards and len(self.known_cards) != need:
                 raise RefusedError(f"HS-GO: scanned {len(self.known_cards)} of {need} face-up cards "
                                    f"(expected all {need}, or none when the deck is not tracked)")
+            self.face_up = list(self.known_cards)
             return self._enter_betting()
         if phase is Phase.BETTING:
             total = len(self.draft_order(self.race_no))
