@@ -48,6 +48,19 @@ class Debouncer:
         return True
 
 
+def _deliver(name: str, debounce: "Debouncer", history: list[str], on_press: Callable[[str], None]) -> bool:
+    """Pass a press of ``name`` through the debounce to ``on_press`` (a failing handler is logged);
+    True if it was accepted."""
+    if not debounce.accept(name):
+        return False
+    history.append(name)
+    try:
+        on_press(name)
+    except Exception:
+        log.exception("buttons: on_press handler failed for %r", name)
+    return True
+
+
 class Buttons:
     """Buttons on GPIO pins (``pins``: name -> BCM number), each a gpiozero ``Button(pin, pull_up=True)``.
 
@@ -89,14 +102,7 @@ class Buttons:
 
     def press(self, name: str) -> bool:
         """Register a press of ``name`` (what the pin callback does); True if accepted."""
-        if not self._debounce.accept(name):
-            return False
-        self.history.append(name)
-        try:
-            self.on_press(name)
-        except Exception:
-            log.exception("buttons: on_press handler failed for %r", name)
-        return True
+        return _deliver(name, self._debounce, self.history, self.on_press)
 
     def close(self) -> None:
         for device in self._devices.values():
@@ -122,14 +128,7 @@ class KeyButtons:
 
     def key(self, key: str) -> bool:
         name = self.keys.get(key) or self.keys.get(key.lower())
-        if name is None or not self._debounce.accept(name):
-            return False
-        self.history.append(name)
-        try:
-            self.on_press(name)
-        except Exception:
-            log.exception("buttons: on_press handler failed for %r", name)
-        return True
+        return name is not None and _deliver(name, self._debounce, self.history, self.on_press)
 
     press = key
 
