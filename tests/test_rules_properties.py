@@ -49,6 +49,16 @@ def legal_race(draw_order: list[int]) -> tuple[Race, list[str]]:
 race_decks = st.permutations(range(len(CODES)))
 
 
+def partly_replayed(order, data) -> tuple[Race, list[str], int]:
+    """A legal race's first k cards (k drawn) replayed on a new race; returns it, all cards played, and k."""
+    _, played = legal_race(list(order))
+    k = data.draw(st.integers(min_value=0, max_value=len(played)))
+    replay = Race()
+    for code in played[:k]:
+        replay.push_text(code)
+    return replay, played, k
+
+
 @settings(max_examples=150, deadline=None)
 @given(race_decks)
 def test_random_legal_race_places_all_four_consistently(order):
@@ -72,11 +82,7 @@ def test_random_legal_race_places_all_four_consistently(order):
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_push_then_pop_restores_the_exact_state(order, data):
-    race, played = legal_race(list(order))
-    k = data.draw(st.integers(min_value=0, max_value=len(played)))
-    replay = Race()
-    for code in played[:k]:
-        replay.push_text(code)
+    replay, played, k = partly_replayed(order, data)
     before = (replay.position(), replay.state, replay.outcome)
     if k < len(played):
         replay.push_text(played[k])
@@ -87,11 +93,7 @@ def test_push_then_pop_restores_the_exact_state(order, data):
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_position_string_round_trips(order, data):
-    race, played = legal_race(list(order))
-    k = data.draw(st.integers(min_value=0, max_value=len(played)))
-    replay = Race()
-    for code in played[:k]:
-        replay.push_text(code)
+    replay, _, _ = partly_replayed(order, data)
     text = replay.position()
     rebuilt = Race.from_position(text)
     assert rebuilt.position() == text

@@ -73,6 +73,19 @@ class Checker:
             if key not in allowed:
                 self.problem(f"{path}{key}", f"unknown key (expected one of: {', '.join(sorted(allowed))})")
 
+    def tables(self, data: dict[str, Any], key: str, what: str):
+        """Yield ``(i, "key[i].", entry)`` for each table of the array of tables ``key`` (``[[key]]``),
+        recording a problem for a missing/empty array or an entry that is not a table."""
+        entries = data.get(key)
+        if not isinstance(entries, list) or not entries:
+            self.problem(key, f"missing (expected one [[{key}]] table per {what})")
+            return
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                self.problem(f"{key}[{i}]", "must be a table")
+                continue
+            yield i, f"{key}[{i}].", entry
+
     def finish(self) -> None:
         """Raise DataFileError listing every problem, if there are any."""
         if self.problems:

@@ -81,17 +81,9 @@ def load_deck(path: str | Path | None = None) -> Deck:
     data, source = read_toml(path, "deck.toml")
     c = Checker(source)
     c.unknown_keys(data, {"card"}, "")
-    entries = data.get("card")
     cards: list[DeckCard] = []
-    if not isinstance(entries, list) or not entries:
-        c.problem("card", "missing (expected one [[card]] table per physical card)")
-        entries = []
     seen: set[str] = set()
-    for i, entry in enumerate(entries):
-        path_ = f"card[{i}]."
-        if not isinstance(entry, dict):
-            c.problem(f"card[{i}]", "must be a table")
-            continue
+    for i, path_, entry in c.tables(data, "card", "physical card"):
         c.unknown_keys(entry, {"code", "notation", "starting"}, path_)
         code = entry.get("code")
         if not isinstance(code, str) or not CODE_PATTERN.match(code):

@@ -172,18 +172,11 @@ def load_side_bets(path: str | Path | None = None) -> SideBets:
     c = Checker(source)
     c.unknown_keys(data, {"card"}, "")
     entries = data.get("card")
-    if not isinstance(entries, list) or not entries:
-        c.problem("card", "missing (expected one [[card]] table per side bet card)")
-        entries = []
-    if len(entries) > 99:
+    if isinstance(entries, list) and len(entries) > 99:
         c.problem("card", f"{len(entries)} cards (expected at most 99: labels are HS-S01..HS-S99)")
     cards: list[SideBetCard] = []
     seen: set[str] = set()
-    for i, entry in enumerate(entries):
-        path_ = f"card[{i}]."
-        if not isinstance(entry, dict):
-            c.problem(f"card[{i}]", "must be a table")
-            continue
+    for i, path_, entry in c.tables(data, "card", "side bet card"):
         c.unknown_keys(entry, {"id", "question"}, path_)
         card_id = entry.get("id")
         question = entry.get("question")
