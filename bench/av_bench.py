@@ -19,10 +19,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.announcer import Announcer  # noqa: E402
-from companion.screen import Screen  # noqa: E402
-from companion.screen_model import replace, sample_model  # noqa: E402
-from companion.voice import Voice, VoiceCache  # noqa: E402
+from companion.call.announcer import Announcer  # noqa: E402
+from companion.screen.draw import Screen  # noqa: E402
+from companion.screen.model import replace, sample_model  # noqa: E402
+from companion.voice.speech import Voice, VoiceCache  # noqa: E402
 from hardware.audio import open_audio  # noqa: E402
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from PIL import Image
 from pyzbar.pyzbar import ZBarSymbol, decode
 
-from companion.labels import LAYOUTS, MM, SYMBOLOGIES, build_labels, render_pdf
+from companion.tools.labels import LAYOUTS, MM, SYMBOLOGIES, build_labels, render_pdf
 
 
 def scan(layout_name: str, symbology: str, dpis: list[int]) -> None:

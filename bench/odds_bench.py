@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.odds import estimate  # noqa: E402
-from companion.oddsref import estimate_pure  # noqa: E402
+from companion.odds.estimate import estimate  # noqa: E402
+from companion.odds.reference import estimate_pure  # noqa: E402
 from companion.rules import Race, load_deck  # noqa: E402
 
 

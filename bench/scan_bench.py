@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.config import parse_config  # noqa: E402
-from companion.kiosk import build  # noqa: E402
+from companion.kiosk.config import parse_config  # noqa: E402
+from companion.kiosk.wiring import build  # noqa: E402
 
 
 def main() -> None:

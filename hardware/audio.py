@@ -25,7 +25,7 @@ VOICE_CHANNEL = 0
 
 def effects_dir() -> Path:
     """The folder of the synthesised effects (``sounds/effects``, installed as ``companion/sounds/effects``)."""
-    from companion.announcer import sounds_dir
+    from companion.call.announcer import sounds_dir
     return sounds_dir() / "effects"
 
 

@@ -51,7 +51,7 @@ def auto_kind() -> str:
 
 
 def open_display(kind: str = "auto", size: tuple[int, int] | None = None):
-    """A :class:`companion.screen.Screen` for ``kind`` (one of :data:`KINDS`), or a :class:`NullDisplay` if it
+    """A :class:`companion.screen.draw.Screen` for ``kind`` (one of :data:`KINDS`), or a :class:`NullDisplay` if it
     cannot be opened (or ``kind`` is ``none``). ``size`` None: the whole screen for kmsdrm, 1280x720 otherwise.
     Raises ValueError for an unknown kind."""
     if kind not in KINDS:
@@ -61,7 +61,7 @@ def open_display(kind: str = "auto", size: tuple[int, int] | None = None):
     if kind == "auto":
         kind = auto_kind()
     try:
-        from companion.screen import Screen
+        from companion.screen.draw import Screen
         if kind == "kmsdrm":
             screen = Screen(size, fullscreen=True, driver="kmsdrm")
         elif kind == "dummy":

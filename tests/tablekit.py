@@ -17,13 +17,15 @@ import io
 import random
 from pathlib import Path
 
-from companion.announcer import Announcer
-from companion.config import load_config
-from companion.controller import Controller, Result, status_dict
-from companion.journal import Journal
-from companion.lights import STAR_MARKER
+from companion.call.announcer import Announcer
+from companion.kiosk.config import load_config
+from companion.kiosk.controller import Controller, Result, status_dict
+from companion.kiosk.journal import Journal
+from companion.lights.render import STAR_MARKER
 from companion.rules import Mascot, load_track
-from companion.sinks import ConsoleSink, LightsSink, VoiceSink
+from companion.call.console import ConsoleSink
+from companion.lights.sink import LightsSink
+from companion.voice.sink import VoiceSink
 from hardware.audio import MockAudio
 from hardware.leds import LaneMap, MockStrip
 from conftest import FakeClock
@@ -34,7 +36,7 @@ OFF = (0, 0, 0)
 
 
 class RecordingVoice:
-    """Stands in for companion.voice.Voice: keeps (text, card) of every line it is asked to say."""
+    """Stands in for companion.voice.speech.Voice: keeps (text, card) of every line it is asked to say."""
 
     def __init__(self):
         self.lines: list[tuple[str, int | None]] = []

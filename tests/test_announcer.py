@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.announcer import (EVENT_KEYS, EVENT_TYPE_NAMES, FIELDS, LANGUAGES, TABLE_KEYS, Announcer,
+from companion.call.announcer import (EVENT_KEYS, EVENT_TYPE_NAMES, FIELDS, LANGUAGES, TABLE_KEYS, Announcer,
                                  load_catalogue, placeholders)
 from companion.commands.simulate import announced_call
 from companion.rules import Card, events as ev
@@ -187,7 +187,7 @@ def test_a_non_editable_install_finds_the_phrases(tmp_path):
                             str(source)], capture_output=True, text=True, timeout=120)
     if build.returncode != 0:
         pytest.skip(f"pip could not build the project here: {build.stderr.strip().splitlines()[-1:]}")
-    code = ("import companion.announcer as a; print(a.sounds_dir()); "
+    code = ("import companion.call.announcer as a; print(a.sounds_dir()); "
             "print(sorted(len(a.load_catalogue(l).phrases) for l in a.LANGUAGES))")
     env = dict(os.environ, PYTHONPATH=str(target))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
@@ -199,4 +199,4 @@ def test_a_non_editable_install_finds_the_phrases(tmp_path):
     # the other package data too: rule data files and the demo's scan script
     for name in ("track.toml", "deck.toml", "tickets.toml", "sidebets.toml", "game.toml"):
         assert (target / "companion" / "rules" / "data" / name).exists(), name
-    assert (target / "companion" / "data" / "demo-game.txt").exists()
+    assert (target / "companion" / "tools" / "data" / "demo-game.txt").exists()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.config import DEFAULT_TOML, ConfigError, load_config, parse_config
+from companion.kiosk.config import DEFAULT_TOML, ConfigError, load_config, parse_config
 from companion.rules import Mascot
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.controller import Controller, status_dict
-from companion.journal import Journal
+from companion.kiosk.controller import Controller, status_dict
+from companion.kiosk.journal import Journal
 from companion.rules import Mascot
 from tablekit import TableKit
 

@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
-from companion.effects import effects_for
+from companion.voice.sounds import effects_for
 from companion.rules.race import play
-from companion.screen_model import sample_model
+from companion.screen.model import sample_model
 from hardware.display import NullDisplay, auto_kind, open_display
 
 

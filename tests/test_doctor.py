@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import doctor
-from companion.doctor import run_checks
+from companion.tools import doctor
+from companion.tools.doctor import run_checks
 from conftest import ROOT, hotstreak
 
 GROUP_NAMES = ["dialout", "gpio", "spi", "video", "render", "input", "audio"]
@@ -239,7 +239,7 @@ def test_config_missing_file(pi, tmp_path):
 
 
 def test_config_checked_with_companion_config(pi, tmp_path, monkeypatch):
-    fake = types.ModuleType("companion.config")
+    fake = types.ModuleType("companion.kiosk.config")
 
     def load_config(path):
         if "bad" in str(path):
@@ -247,7 +247,7 @@ def test_config_checked_with_companion_config(pi, tmp_path, monkeypatch):
         return {}
 
     fake.load_config = load_config
-    monkeypatch.setitem(sys.modules, "companion.config", fake)
+    monkeypatch.setitem(sys.modules, "companion.kiosk.config", fake)
     good = write(tmp_path / "good.toml")
     bad = write(tmp_path / "bad.toml")
     assert checks(pi, config_path=str(good)) == []
@@ -256,9 +256,9 @@ def test_config_checked_with_companion_config(pi, tmp_path, monkeypatch):
 
 
 def test_config_skipped_with_a_note_without_companion_config(pi, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "companion.config", None)   # makes the import fail
+    monkeypatch.setitem(sys.modules, "companion.kiosk.config", None)   # makes the import fail
     report = run_checks(pi, which=which_all, config_path=str(write(tmp_path / "c.toml")))
-    assert report.ok and report.notes == ["config check skipped: this version has no companion.config"]
+    assert report.ok and report.notes == ["config check skipped: this version has no companion.kiosk.config"]
 
 
 # --- the rule file and doctor agree on scanner makers ---

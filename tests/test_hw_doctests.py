@@ -9,7 +9,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", ["hardware", "hardware.scanner", "hardware.leds", "hardware.buttons",
-                                  "companion.lights"])
+                                  "companion.lights.render"])
 def test_docstring_examples(name, monkeypatch):
     monkeypatch.delenv("HOTSTREAK_HARDWARE", raising=False)
     result = doctest.testmod(importlib.import_module(name))

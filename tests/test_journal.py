@@ -2,7 +2,7 @@
 
 import sqlite3
 
-from companion.journal import Journal
+from companion.kiosk.journal import Journal
 
 
 def test_appends_are_durable_and_ordered(tmp_path):

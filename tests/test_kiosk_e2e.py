@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, hotstreak
-from companion.controller import replay, status_dict
-from companion.demo import parse_script, script_path
-from companion.journal import Entry
-from companion.table import Table
+from companion.kiosk.controller import replay, status_dict
+from companion.tools.demo import parse_script, script_path
+from companion.kiosk.journal import Entry
+from companion.rules.table import Table
 from notify_listener import NotifyListener
 
 QUIET_CONFIG = '[audio]\nvoice = false\neffects = false\n'

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.codes import all_ticket_codes, control_codes, parse_code
-from companion.labels import DOT, GROUPS, INK, LAYOUTS, MM, build_labels, codes_listing, render_pdf
+from companion.rules.codes import all_ticket_codes, control_codes, parse_code
+from companion.tools.labels import DOT, GROUPS, INK, LAYOUTS, MM, build_labels, codes_listing, render_pdf
 from companion.rules import load_deck
 from conftest import hotstreak
 
@@ -150,7 +150,7 @@ def test_every_sticker_scans_to_its_own_code_exactly_once(tmp_path, layout_name,
 
 
 def test_bars_are_whole_printer_dots_with_quiet_zones():
-    from companion.labels import _code128, _qr
+    from companion.tools.labels import _code128, _qr
 
     bc = _code128("HS-T-GOBBLER-1-S", 10 * MM, 63.5 * MM)
     assert bc.barWidth / DOT == pytest.approx(round(bc.barWidth / DOT)) and round(bc.barWidth / DOT) >= 3

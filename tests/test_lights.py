@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.lights import (AMBER, CHASE_STEP, CHASE_TAIL, DEFAULT_COLOURS, FALLEN_DIM, RED, STAR_MARKER, WHITE,
+from companion.lights.render import (AMBER, CHASE_STEP, CHASE_TAIL, DEFAULT_COLOURS, FALLEN_DIM, RED, STAR_MARKER, WHITE,
                               Effects, render_lanes)
 from companion.rules import Mascot, Race
 from hardware.leds import LaneMap, MockStrip, scale

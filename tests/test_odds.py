@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.oddscore import Batch, CardTable, play, race_row_state
-from companion.odds import Odds, deck_knowledge, estimate, hidden_cards
-from companion.oddsref import estimate_pure
+from companion.odds.core import Batch, CardTable, play, race_row_state
+from companion.odds.estimate import Odds, deck_knowledge, estimate, hidden_cards
+from companion.odds.reference import estimate_pure
 from companion.rules import MASCOTS, Card, Mascot, Race, load_deck
 from conftest import hotstreak
 

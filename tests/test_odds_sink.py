@@ -2,9 +2,9 @@
 
 import threading
 
-from companion.controller import Controller
-from companion.journal import Journal
-from companion.sinks import OddsSink
+from companion.kiosk.controller import Controller
+from companion.kiosk.journal import Journal
+from companion.odds.sink import OddsSink
 
 
 class SlowEstimate:
@@ -18,7 +18,7 @@ class SlowEstimate:
     def __call__(self, known, players, race, *, samples, seed):
         self.calls.append((list(known), players, race.position() if race else None))
         self.release.wait(5)
-        from companion.odds import estimate
+        from companion.odds.estimate import estimate
         result = estimate(known, players, race, samples=200, seed=seed)
         self.done.set()
         return result
@@ -73,7 +73,7 @@ def test_a_failing_estimator_leaves_the_race_going():
 
 
 def test_odds_keep_coming_in_later_passes_of_a_tracked_race():
-    from companion.demo import parse_script, script_path
+    from companion.tools.demo import parse_script, script_path
 
     sink = OddsSink(samples=200)
     controller = Controller(Journal(":memory:"), sinks=[sink])

@@ -13,8 +13,8 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from companion import colours as C
-from companion.screen import Screen, layout_for, podium_rect, space_rect
-from companion.screen_model import (SCREENS, CardView, MascotView, ScreenModel, TrackView, from_race, replace,
+from companion.screen.draw import Screen, layout_for, podium_rect, space_rect
+from companion.screen.model import (SCREENS, CardView, MascotView, ScreenModel, TrackView, from_race, replace,
                                     sample_model, sample_race)
 from conftest import hotstreak
 
@@ -49,7 +49,7 @@ def track_spaces(layout):
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_every_sample_screen_renders_at_720p_and_1080p(name, size):
     surf = pygame.Surface(size)
-    from companion.screen import Painter
+    from companion.screen.draw import Painter
     Painter(surf).draw(sample_model(name), now=1.0)
     arr = pygame.surfarray.array3d(surf).astype(np.int32)
     # the header title is drawn in gold and the picture is not a blank fill

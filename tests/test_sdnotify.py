@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from companion.sdnotify import Notifier, WatchdogPinger
+from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from conftest import ROOT
 from notify_listener import NotifyListener
 
@@ -148,7 +148,7 @@ def test_pinger_without_watchdog_never_pings():
 # stdin, which the test never writes). The pings must stop while the process is still alive.
 STUCK_LOOP = """
 import sys
-from companion.sdnotify import Notifier, WatchdogPinger
+from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 notifier = Notifier()
 pinger = WatchdogPinger(notifier)
 notifier.ready("taking scans")

@@ -1,4 +1,4 @@
-"""The synthesised sound effects: committed files are what companion.sfx makes, in the mixer's format."""
+"""The synthesised sound effects: committed files are what companion.voice.sfx makes, in the mixer's format."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import wave
 import numpy as np
 import pytest
 
-from companion import sfx
-from companion.announcer import sounds_dir
+from companion.voice import sfx
+from companion.call.announcer import sounds_dir
 
 
 def samples(data: bytes) -> tuple[np.ndarray, tuple[int, int, int]]:

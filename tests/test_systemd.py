@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import doctor
+from companion.tools import doctor
 from conftest import ROOT
 
 UNIT = ROOT / "systemd/hotstreak.service"

@@ -10,7 +10,7 @@ import wave
 
 import pytest
 
-from companion.voice import Line, Voice, VoiceCache, VoiceQueue, VoiceUnavailable
+from companion.voice.speech import Line, Voice, VoiceCache, VoiceQueue, VoiceUnavailable
 from hardware.audio import MockAudio, NullAudio, open_audio
 from conftest import FakeClock
 

@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-from companion.config import load_config
-from companion.demo import script_path
-from companion.kiosk import build, install_signal_handlers
+from companion.kiosk.config import load_config
+from companion.tools.demo import script_path
+from companion.kiosk.wiring import build, install_signal_handlers
 
 DEMO_SEED = 2026  # the demo's realised randomness (side bet order, announcer phrasing) is the same every run
 

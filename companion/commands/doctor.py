@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from companion import doctor
+from companion.tools import doctor
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

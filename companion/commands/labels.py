@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from companion.labels import (DEFAULT_LAYOUT, GROUPS, LAYOUTS, PAPERS, SYMBOLOGIES, build_labels, codes_listing,
+from companion.tools.labels import (DEFAULT_LAYOUT, GROUPS, LAYOUTS, PAPERS, SYMBOLOGIES, build_labels, codes_listing,
                               render_pdf)
 from companion.rules import load_deck
 

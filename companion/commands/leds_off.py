@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from companion.config import load_config
+from companion.kiosk.config import load_config
 from hardware import LED_BACKENDS, make_strip, resolve_mode
 
 # Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured

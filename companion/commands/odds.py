@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion import racecall
+from companion.call import racecall
 from companion.commands.simulate import read_cards
-from companion.odds import MAX_PLAYERS, MIN_PLAYERS, estimate
+from companion.odds.estimate import MAX_PLAYERS, MIN_PLAYERS, estimate
 from companion.rules import Race, load_deck, load_track
 
 

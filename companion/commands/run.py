@@ -12,8 +12,8 @@ import logging
 import os
 import sys
 
-from companion.config import load_config
-from companion.kiosk import build, install_signal_handlers
+from companion.kiosk.config import load_config
+from companion.kiosk.wiring import build, install_signal_handlers
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ import argparse
 import os
 import re
 
-from companion.screen_model import SCREENS
+from companion.screen.model import SCREENS
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -31,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.screen import Screen
-    from companion.screen_model import sample_model
+    from companion.screen.draw import Screen
+    from companion.screen.model import sample_model
     model = sample_model(args.screen)
     screen = Screen(size, driver="dummy")
     try:

@@ -11,7 +11,7 @@ import json
 import random
 import sys
 
-from companion import racecall
+from companion.call import racecall
 from companion.rules import events as ev
 from companion.rules import load_deck, load_track
 from companion.rules.race import play
@@ -35,7 +35,7 @@ _HEADLINE = (ev.Revealed, ev.Folded, ev.Reshuffled, ev.RaceEnded)
 
 def announced_call(events: list[ev.Event], lang: str, cards: int, over: bool) -> list[str]:
     """The race call in the announcer's words (the lines it speaks), event lines indented under each card."""
-    from companion.announcer import Announcer
+    from companion.call.announcer import Announcer
     announcer = Announcer(lang, random.Random(ANNOUNCER_SEED))
     out = []
     for e in events:

@@ -9,9 +9,9 @@ import argparse
 import json
 from pathlib import Path
 
-from companion.config import load_config
-from companion.controller import replay, status_dict
-from companion.journal import Journal
+from companion.kiosk.config import load_config
+from companion.kiosk.controller import replay, status_dict
+from companion.kiosk.journal import Journal
 from companion.rules import load_deck, load_track
 
 

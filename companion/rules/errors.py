@@ -22,6 +22,11 @@ class InvalidPositionError(HotStreakError, ValueError):
     """A race position string that does not parse or does not fit the track."""
 
 
+class RefusedError(HotStreakError, ValueError):
+    """An input that does not fit the table's phase or the rules (a scan, a button, a control code); the
+    table and game state are unchanged."""
+
+
 class DataFileError(HotStreakError, ValueError):
     """A rule data file (TOML) with problems; ``problems`` lists every one with its key path."""
 

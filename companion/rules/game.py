@@ -1,6 +1,6 @@
 """A whole game as a pure state machine driven by scanned codes (RULES.md sections 6-7).
 
->>> from companion.codes import parse_code
+>>> from companion.rules.codes import parse_code
 >>> game = Game(3, side_bet_order=["any-dq", "knockout", "two-fallen"])
 >>> _ = game.apply(parse_code("HS-GO"))          # no face-up cards scanned: the deck is not tracked
 >>> game.phase, game.side_bet, game.current_drafter
@@ -32,10 +32,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from companion.codes import CardCode, Control, SideBetCode, TicketCode
+from companion.rules.codes import CardCode, Control, SideBetCode, TicketCode
 from companion.rules.betting import Bet, BettingError, Stacks, Ticket, TicketTable, bet_amount, load_tickets, settle
 from companion.rules.deck import Deck
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import (CardLearned, DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
                                          SideBetHappened, SideBetShown, Standing, TicketDrafted)
@@ -58,10 +58,6 @@ def _default_tickets() -> TicketTable:
 @functools.lru_cache(maxsize=None)
 def _default_side_bets() -> SideBets:
     return load_side_bets()
-
-
-class RefusedError(HotStreakError, ValueError):
-    """An input that does not fit the game's phase or the rules; the game state is unchanged."""
 
 
 def _text(code: object) -> str:
@@ -192,7 +188,7 @@ class Game:
 
     # ----- input ------------------------------------------------------------------------------------
     def apply(self, code: object) -> list[Event]:
-        """Apply one scanned code (a ``companion.codes`` object) and return the events it caused.
+        """Apply one scanned code (a ``companion.rules.codes`` object) and return the events it caused.
 
         Raises RefusedError (state unchanged) with a one-line message naming the input and what is expected
         when it does not fit the phase or the rules.
@@ -210,7 +206,7 @@ class Game:
             return self._ticket(code)
         if isinstance(code, SideBetCode):
             return self._side_bet_card(code)
-        raise RefusedError(f"{code!r} is not a scanned code (expected a companion.codes object)")
+        raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)")
 
     # ----- cards ------------------------------------------------------------------------------------
     def _lookup(self, code: CardCode):

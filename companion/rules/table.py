@@ -1,8 +1,8 @@
 """The whole table as a pure state machine over barcode texts: new game, player count, then the game.
 
-``Table.apply(text, data)`` parses a scanned text (companion.codes), applies it and returns the events; it
+``Table.apply(text, data)`` parses a scanned text (companion.rules.codes), applies it and returns the events; it
 raises a HotStreakError (one line: the bad input and what was expected) and changes nothing when the input
-does not fit. ``HS-UNDO`` is not applied here: undo is resolved by the journal (companion.journal) and the
+does not fit. ``HS-UNDO`` is not applied here: undo is resolved by the journal (companion.kiosk.journal) and the
 table is rebuilt by replay. Realised randomness (the side bet order of a new game) arrives in ``data``.
 """
 
@@ -12,15 +12,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from companion.codes import CardCode, Control, parse_code
+from companion.rules.codes import CardCode, Control, parse_code
 from companion.rules.deck import Deck
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
+from companion.rules.race import Race
 from companion.rules.track import Track
-
-
-class RefusedError(HotStreakError, ValueError):
-    """An input that does not fit the table's phase."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +97,10 @@ class Table:
             ids = [cards[i].id for i in order]
         self.game = Game(players, track=self.track, deck=self.deck, side_bet_order=ids)
         return [PlayersSet(players, self.game.variant.value)]
+
+
+def shown_race(table: Table) -> Race | None:
+    """The race the lights and screen show: the current one, or the finished one during payouts."""
+    game = table.game
+    return getattr(game, "race", None) if game is not None else None
+

@@ -1,4 +1,4 @@
-"""The odds by the pure rules engine, one race at a time: the slow reference for :mod:`companion.odds`.
+"""The odds by the pure rules engine, one race at a time: the slow reference for :mod:`companion.odds.estimate`.
 
 Same knowledge model and deck handling as :func:`companion.odds.estimate` (unknown cards drawn from the cards
 not known to be elsewhere, burn 3, 15 reveals per pass, reshuffle all 18), but every sampled race is played
@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 
-from companion.odds import Odds, PLACES, _Tally, _combine, _generator, deck_knowledge
+from companion.odds.estimate import Odds, PLACES, _Tally, _combine, _generator, deck_knowledge
 from companion.rules.events import Status
 from companion.rules.mascots import MASCOTS
 from companion.rules.race import Race, default_deck, default_track

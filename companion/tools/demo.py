@@ -1,8 +1,8 @@
 """The sample game the demo replays: a recorded scan script, and the code that recorded it.
 
-The script (``companion/data/demo-game.txt``) is plain text: one scanned code per line, ``#`` comments, and
+The script (``companion/tools/data/demo-game.txt``) is plain text: one scanned code per line, ``#`` comments, and
 ``wait <seconds>`` lines that set the table pace (ignored with ``--headless``). It was made by
-``python -m companion.demo > companion/data/demo-game.txt``: a seeded 4-player game played by the rules
+``python -m companion.tools.demo > companion/tools/data/demo-game.txt``: a seeded 4-player game played by the rules
 (face-up cards, hands, snake draft, race decks of 18 shuffled each pass, burn 3), checked input by input
 against the table so every line is accepted, except one deliberate wrong scan that the script then undoes.
 """
@@ -13,9 +13,9 @@ import random
 from importlib import resources
 from pathlib import Path
 
-from companion.codes import LEVELS, STACKS, TicketCode
+from companion.rules.codes import LEVELS, STACKS, TicketCode
 from companion.rules import load_deck
-from companion.table import Table
+from companion.rules.table import Table
 
 SCRIPT_NAME = "demo-game.txt"
 CARD_PACE = 2.5      # seconds between revealed cards at the table
@@ -23,7 +23,7 @@ STEP_PACE = 1.0      # seconds between other scans
 
 
 def script_path() -> Path:
-    return Path(str(resources.files("companion").joinpath("data", SCRIPT_NAME)))
+    return Path(str(resources.files("companion.tools").joinpath("data", SCRIPT_NAME)))
 
 
 def parse_script(text: str) -> list[tuple[str, float]]:

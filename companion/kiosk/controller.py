@@ -20,13 +20,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
-from companion.journal import UNDO, Entry, Journal
+from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
-from companion.table import Table, realise
+from companion.rules.table import Table, realise
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The kiosk screen: draws a :class:`companion.screen_model.ScreenModel` with pygame-ce.
+"""The kiosk screen: draws a :class:`companion.screen.model.ScreenModel` with pygame-ce.
 
 Full screen on KMSDRM on a Pi (``Screen(fullscreen=True, driver="kmsdrm")``), a window on a desktop
 (``Screen((1280, 720))``), the SDL dummy driver in tests and screenshots (``driver="dummy"``). Everything is
@@ -19,8 +19,8 @@ import os
 from dataclasses import dataclass
 
 from companion import colours as C
-from companion.racecall import ordinal
-from companion.screen_model import ScreenModel, TrackView
+from companion.call.racecall import ordinal
+from companion.screen.model import ScreenModel, TrackView
 
 Rect = tuple[int, int, int, int]
 """``(x, y, width, height)`` in pixels."""

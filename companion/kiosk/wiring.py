@@ -14,15 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from companion.config import Config
-from companion.controller import Controller
-from companion.journal import Journal
+from companion.kiosk.config import Config
+from companion.kiosk.controller import Controller
+from companion.kiosk.journal import Journal
 from companion.rules import load_deck, load_track
-from companion.sdnotify import Notifier, WatchdogPinger
-from companion.sinks import ConsoleSink, LightsSink, OddsSink, ScreenSink, StallSink, StatusSink, VoiceSink, status_line
+from companion.kiosk.sdnotify import Notifier, WatchdogPinger
+from companion.call.console import ConsoleSink
+from companion.kiosk.status import StallSink, StatusSink, status_line
+from companion.lights.sink import LightsSink
+from companion.odds.sink import OddsSink
+from companion.screen.sink import ScreenSink
+from companion.voice.sink import VoiceSink
 
 log = logging.getLogger(__name__)
-STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see sinks.StallSink)
+STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see companion.kiosk.status.StallSink)
 
 
 @dataclass
@@ -127,8 +132,8 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
         try:
             import random
 
-            from companion.announcer import Announcer
-            from companion.voice import Voice, VoiceCache
+            from companion.call.announcer import Announcer
+            from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
             device = open_audio(audio, clock=clock)
             announcer = Announcer(cfg.language, random.Random())

@@ -1,6 +1,6 @@
 """Synthesised sound effects: start, collision, fall, dq, finish, crowd (16-bit mono WAV, 22050 Hz).
 
-The project makes its own sounds: ``python -m companion.sfx`` writes ``sounds/effects/<name>.wav``; the files
+The project makes its own sounds: ``python -m companion.voice.sfx`` writes ``sounds/effects/<name>.wav``; the files
 are committed, and a test checks they are what this module makes. Deterministic (a fixed noise seed).
 """
 
@@ -143,7 +143,7 @@ def write_all(folder: str | Path) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m companion.sfx", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m companion.voice.sfx", description=__doc__.splitlines()[0])
     p.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "sounds" / "effects"),
                    help="folder to write the WAV files to (default: the repository's sounds/effects)")
     args = p.parse_args(argv)

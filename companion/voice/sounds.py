@@ -1,4 +1,4 @@
-"""Which sound effect goes with which race event (the files are synthesised by ``companion.sfx``).
+"""Which sound effect goes with which race event (the files are synthesised by ``companion.voice.sfx``).
 
 >>> from companion.rules import Race
 >>> effects_for(Race().push_text("HF"))

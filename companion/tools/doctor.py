@@ -282,20 +282,20 @@ def check_console_blank(root: Path) -> list[Problem]:
 
 
 def check_config(path: str | None, notes: list[str]) -> list[Problem]:
-    """The config file at ``path`` loads; skipped (a note) without a path or without companion.config."""
+    """The config file at ``path`` loads; skipped (a note) without a path or without companion.kiosk.config."""
     if not path:
         return []
     if not Path(path).exists():
         return [Problem("config", f"config file {path} does not exist", "create it or drop --config")]
     try:
-        module = importlib.import_module("companion.config")
+        module = importlib.import_module("companion.kiosk.config")
     except ImportError:
-        notes.append("config check skipped: this version has no companion.config")
+        notes.append("config check skipped: this version has no companion.kiosk.config")
         return []
     loader = next((getattr(module, n) for n in ("load_config", "load") if callable(getattr(module, n, None))),
                   None)
     if loader is None:
-        notes.append("config check skipped: companion.config has no load_config(path)")
+        notes.append("config check skipped: companion.kiosk.config has no load_config(path)")
         return []
     try:
         loader(path)

@@ -1,4 +1,4 @@
-"""What a screen shows, as plain frozen data (no pygame): the controller fills it, ``companion.screen`` draws it.
+"""What a screen shows, as plain frozen data (no pygame): the controller fills it, ``companion.screen.draw`` draws it.
 
 One :class:`ScreenModel` per frame. Mascots are lower-case names (``"hurley"``), lanes and spaces are 1-based
 ints as in the rules engine, money is whole dollars, odds are probabilities 0..1. Every field has a default, so
@@ -16,7 +16,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from companion import racecall
+from companion.call import racecall
 
 SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
 
@@ -219,7 +219,7 @@ def ticket_text(bet) -> str:
 
 def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
                odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None) -> ScreenModel:
-    """The screen model for a ``companion.table.Table`` in any phase (the controller's view of the game).
+    """The screen model for a ``companion.rules.table.Table`` in any phase (the controller's view of the game).
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen).
     """

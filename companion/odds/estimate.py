@@ -5,7 +5,7 @@ RULES.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (
 revealed so far). Every race deck holds 18 cards; the cards not known to be in it are drawn uniformly from
 the cards not known to be elsewhere (the rest of the 53). The estimator samples those unknown cards and the
 card order (burn 3 face down, 15 reveals per pass, reshuffle all 18 each pass), plays the races in the
-batched numpy core (:mod:`companion.oddscore`) and counts how each mascot was paid.
+batched numpy core (:mod:`companion.odds.core`) and counts how each mascot was paid.
 
 Late in a pass, when the orderings of the cards left in the pass are few (at most ``exact_limit``), they are
 enumerated with their exact probabilities instead; races still running after the pass go on by sampling, so
@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
-from companion.oddscore import DQ, Batch, CardTable, play, reveal
+from companion.odds.core import DQ, Batch, CardTable, play, reveal
 from companion.rules.deck import Deck
 from companion.rules.errors import InvalidCardError
 from companion.rules.mascots import MASCOTS, Mascot

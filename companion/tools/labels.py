@@ -1,14 +1,14 @@
 """Printable barcode labels for race cards, betting tickets, side bet cards and the control sheet.
 
 The label list is built from data: the race cards from the deck file (``load_deck()``), the ticket sides and
-controls from :mod:`companion.codes`. Each label carries its code as a barcode (Code 128, or QR) plus a big
+controls from :mod:`companion.rules.codes`. Each label carries its code as a barcode (Code 128, or QR) plus a big
 human-readable caption in the mascot's ink colour, laid out on a common sticker sheet (:data:`LAYOUTS`).
 
 Barcodes are sized for a 300 dpi print: every bar or QR module is a whole number of printer dots (at least 3
 dots, 0.254 mm, for Code 128 and 4 dots for QR), with the full quiet zone (10 modules for Code 128, 4 for QR)
 inside the label's safe area, and the symbol's corner snapped to the 300 dpi grid.
 
->>> from companion.labels import build_labels, render_pdf, LAYOUTS
+>>> from companion.tools.labels import build_labels, render_pdf, LAYOUTS
 >>> labels = build_labels()                     # 53 cards, 36 ticket sides, 12 side bets, 14 controls
 >>> placements = render_pdf(labels, "labels.pdf", LAYOUTS["a4-3x8"], symbology="qr")  # doctest: +SKIP
 """
@@ -20,7 +20,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import BinaryIO, Iterable, Sequence
 
-from companion.codes import Control, SideBetCode, all_ticket_codes, control_codes, parse_code
+from companion.rules.codes import Control, SideBetCode, all_ticket_codes, control_codes, parse_code
 from companion.rules.deck import Deck, load_deck
 from companion.rules.mascots import Mascot
 
