@@ -5,6 +5,8 @@
 - betting tickets, one code per side: ``HS-T-<STACK>-<LEVEL>-<SIDE>`` with STACK one of GOBBLER, HURLEY,
   DANGLE, MUM, YES, NO; LEVEL 1 top, 2 middle, 3 bottom; SIDE ``S`` safe or ``R`` risky (``HS-T-DANGLE-2-R``)
 - side bet cards: ``HS-S01``..``HS-S12`` in the order of the side bet data file
+- a seat's name (typed, never printed on a label): ``HS-NAME-<seat>:<name>`` (seat 1-12, name 1-16 printable
+  characters, case kept; an empty name clears it)
 
 ``parse_code`` raises InvalidCodeError with a one-line message naming the bad text and the expected forms.
 """
@@ -61,17 +63,39 @@ class SideBetCode:
         return f"HS-S{self.number:02d}"
 
 
-Code = CardCode | Control | TicketCode | SideBetCode
+@dataclass(frozen=True, slots=True)
+class SeatNameCode:
+    seat: int   # 1-based seat number
+    name: str   # "" clears the name
+
+    def code(self) -> str:
+        return f"HS-NAME-{self.seat}:{self.name}"
+
+
+Code = CardCode | Control | TicketCode | SideBetCode | SeatNameCode
+NAME_LENGTH = 16
 
 _CARD = re.compile(r"HS(\d{2,3})")
 _PLAYERS = re.compile(r"HS-PLAYERS-(\d{1,2})")
 _TICKET = re.compile(r"HS-T-([A-Z]+)-([123])-([SR])")
 _SIDEBET = re.compile(r"HS-S(\d{2})")
+_NAME = re.compile(r"HS-NAME-(\d{1,2}):(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _seat_name(text: str, m: re.Match[str]) -> SeatNameCode:
+    seat, name = int(m.group(1)), " ".join(m.group(2).split())
+    if not 1 <= seat <= MAX_PLAYERS:
+        raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
+    if len(name) > NAME_LENGTH or not name.isprintable():
+        raise InvalidCodeError(f"{text!r}: a name is 0-{NAME_LENGTH} printable characters (got {len(name)})")
+    return SeatNameCode(seat, name)
 
 
 def parse_code(text: str) -> Code:
     """Classify a scanned text (any case, surrounding spaces ignored). Does not check the deck: a CardCode
     may still be unknown to it. Raises InvalidCodeError naming the text."""
+    if m := _NAME.fullmatch(text.strip()):
+        return _seat_name(text, m)
     raw = text.strip().upper()
     if m := _CARD.fullmatch(raw):
         return CardCode(raw)

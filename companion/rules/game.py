@@ -102,6 +102,7 @@ class Game:
         self.race_no = 1
         self.race: Race | None = None
         self.money: list[int] = [self.figures.start_money] * players
+        self.names: dict[int, str] = {}  # 0-based seat -> name typed at the table (companion.rules.table)
         self.known_cards: list[str] = []
         self.face_up: list[str] = []  # the face-up cards scanned in setup (empty when the deck is not tracked)
         self.side_bet: str | None = None

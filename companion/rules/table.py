@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from companion.rules.codes import CardCode, Control, parse_code
+from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
@@ -31,6 +31,14 @@ class PlayersSet(Event):
 
     players: int
     variant: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatNamed(Event):
+    """``HS-NAME-<seat>:<name>``: seat ``seat`` (1-based) is called ``name`` from now on ("" = unnamed)."""
+
+    seat: int
+    name: str
 
 
 NEW_GAME = "new-game"
@@ -83,7 +91,24 @@ class Table:
         if self.game is None:
             what = "a card" if isinstance(code, CardCode) else repr(text)
             raise RefusedError(f"{what} before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first")
+        if isinstance(code, SeatNameCode):
+            return self._name(code)
         return self.game.apply(code)
+
+    def _name(self, code: SeatNameCode) -> list[Event]:
+        assert self.game is not None
+        if code.seat > self.game.players:
+            raise RefusedError(f"seat {code.seat} is not at this table (expected a seat 1..{self.game.players})")
+        if code.name:
+            self.game.names[code.seat - 1] = code.name
+        else:
+            self.game.names.pop(code.seat - 1, None)
+        return [SeatNamed(code.seat, code.name)]
+
+    def seat_name(self, seat: int) -> str:
+        """The name of 0-based ``seat``, or "Seat N" (1-based) when nobody named it."""
+        names = self.game.names if self.game is not None else {}
+        return names.get(seat) or f"Seat {seat + 1}"
 
     def _start(self, players: int, data: dict[str, Any]) -> list[Event]:
         from companion.rules.game import Game, Phase

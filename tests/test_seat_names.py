@@ -1,0 +1,30 @@
+"""Seat names: ``HS-NAME-<seat>:<name>`` typed at the table (keyboard, phone), journaled like a scan."""
+
+import pytest
+
+from companion.rules.codes import InvalidCodeError, SeatNameCode, parse_code
+from companion.rules.errors import RefusedError
+from companion.rules.table import SeatNamed, Table
+
+
+def test_a_name_keeps_its_case_and_folds_spaces():
+    assert parse_code("hs-name-3:  Ann   Marie ") == SeatNameCode(3, "Ann Marie")
+
+
+@pytest.mark.parametrize("text", ["HS-NAME-13:Bo", "HS-NAME-0:Bo", "HS-NAME-2:" + "x" * 17, "HS-NAME-2:a\x07b"])
+def test_bad_names_are_refused_with_the_text(text):
+    with pytest.raises(InvalidCodeError, match="HS-NAME"):
+        parse_code(text)
+
+
+def test_names_belong_to_seats_of_this_game():
+    table = Table()
+    with pytest.raises(RefusedError):
+        table.apply("HS-NAME-1:Ann")            # no game yet
+    table.apply("HS-PLAYERS-3")
+    assert table.apply("HS-NAME-2:Ann") == [SeatNamed(2, "Ann")]
+    assert table.seat_name(1) == "Ann" and table.seat_name(0) == "Seat 1"
+    with pytest.raises(RefusedError, match="seat 4"):
+        table.apply("HS-NAME-4:Bo")
+    table.apply("HS-NAME-2:")
+    assert table.seat_name(1) == "Seat 2"
