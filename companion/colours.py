@@ -1,10 +1,19 @@
 """Per-mascot colours, in one place for the screen and the LED lights.
 
 Colours are ``(r, g, b)`` tuples of ints 0-255. Keys are the lower-case mascot names plus ``green`` for the
-green multi cards (RULES.md 2).
+green multi cards (RULES.md 2). The config's ``[colours]`` defaults are these (``hotstreak config`` shows
+them as ``"#rrggbb"``), and the LED strip and the screen take the same table.
+
+The mascot colours are chosen so that people with colour-vision deficiency can tell every pair apart: each
+pair is at least CIE76 Delta E 20 apart in CIELab under simulated deuteranopia, protanopia and tritanopia
+(Machado, Oliveira & Fernandes 2009, full severity; tests/test_colours.py checks it; the smallest pair is
+Delta E 28.6, Dangle-Mum under deuteranopia). They keep each mascot's character: Gobbler orange, Hurley red,
+Dangle purple, Mum a lighter sky blue, so that Dangle and Mum differ in lightness as well as hue.
 
 >>> colour("hurley")
-(230, 46, 58)
+(241, 69, 76)
+>>> hex_colour(colour("mum"))
+'#54b1ff'
 """
 
 from __future__ import annotations
@@ -12,10 +21,10 @@ from __future__ import annotations
 RGB = tuple[int, int, int]
 
 COLOURS: dict[str, RGB] = {
-    "gobbler": (255, 150, 20),   # orange
-    "hurley": (230, 46, 58),     # red
-    "dangle": (160, 90, 235),    # purple
-    "mum": (40, 150, 255),       # blue
+    "gobbler": (255, 156, 31),   # orange  #ff9c1f
+    "hurley": (241, 69, 76),     # red     #f1454c
+    "dangle": (138, 73, 232),    # purple  #8a49e8
+    "mum": (84, 177, 255),       # sky blue #54b1ff
     "green": (45, 205, 90),      # green multi cards
 }
 
@@ -46,3 +55,10 @@ def colour(name: str | None) -> RGB:
         return COLOURS[key]
     except KeyError:
         raise ValueError(f"no colour for {name!r} (expected one of: {', '.join(COLOURS)})") from None
+
+
+def hex_colour(rgb: RGB) -> str:
+    """``(r, g, b)`` as ``"#rrggbb"`` (lower case). Raises ValueError for a channel outside 0..255."""
+    if len(rgb) != 3 or any(not isinstance(c, int) or not 0 <= c <= 255 for c in rgb):
+        raise ValueError(f"colour {rgb!r} is not valid (expected three whole numbers 0..255)")
+    return "#" + "".join(f"{c:02x}" for c in rgb)

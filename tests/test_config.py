@@ -10,7 +10,7 @@ def test_no_file_gives_defaults(monkeypatch):
     monkeypatch.delenv("HOTSTREAK_CONFIG", raising=False)
     cfg = load_config()
     assert cfg.hardware == "auto" and cfg.baud == 9600 and cfg.buttons == {"undo": 17, "go": 27}
-    assert len(cfg.lanes) == 4 and cfg.colours[Mascot.HURLEY] == (0xE6, 0x2E, 0x3A)
+    assert len(cfg.lanes) == 4 and cfg.colours[Mascot.HURLEY] == (0xF1, 0x45, 0x4C)
 
 
 def test_default_toml_is_itself_a_valid_config():

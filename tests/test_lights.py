@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.lights.render import (AMBER, CHASE_STEP, CHASE_TAIL, DEFAULT_COLOURS, FALLEN_DIM, RED, STAR_MARKER, WHITE,
-                              Effects, render_lanes)
+from companion.lights.render import (AMBER, DEFAULT_COLOURS, FALLEN_ON, FALLEN_PERIOD, MARKER, MARKER_PERIOD,
+                                     PULSE_PERIOD, RED, STAR_MARKER, WHITE, Effects, render_lanes)
 from companion.rules import Mascot, Race
-from hardware.leds import LaneMap, MockStrip, scale
+from hardware.leds import LaneMap, MockStrip
 
 G, H, D, M = (DEFAULT_COLOURS[m] for m in (Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM))
 OFF = (0, 0, 0)
@@ -45,33 +45,39 @@ def test_mascot_shown_in_its_current_lane_after_a_swerve():
     assert frame[px(ONE, 2, 5)[0]] == G and frame[px(ONE, 1, 6)[0]] == H
 
 
-def test_fallen_is_dim():
-    frame = frame_for("G1.5f H2.6 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-", TWO)
-    assert [frame[p] for p in px(TWO, 1, 5)] == [scale(G, FALLEN_DIM)] * 2
-    assert frame[px(TWO, 2, 6)[0]] == H
+def test_fallen_blinks_at_full_colour():
+    pos = "G1.5f H2.6 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-"
+    on = frame_for(pos, TWO, now=0.1)
+    off = frame_for(pos, TWO, now=FALLEN_ON + 0.1)
+    assert [on[p] for p in px(TWO, 1, 5)] == [G, G]          # lit in its own colour, not dimmed ...
+    assert [off[p] for p in px(TWO, 1, 5)] == [OFF, OFF]     # ... then dark: a blink
+    assert frame_for(pos, TWO, now=FALLEN_PERIOD + 0.1)[px(TWO, 1, 5)[0]] == G
+    assert off[px(TWO, 2, 6)[0]] == H                        # a standing mascot stays lit
 
 
-def test_turned_around_is_a_chase_running_backwards():
+def test_turned_around_shows_a_marker_pixel_at_the_back_of_its_space():
     pos = "G1.3 H2.6t D3.3 M4.3 fold:0 pass:1 rev:0 cards:-"
     back, front = px(TWO, 2, 6)
-    tail = scale(H, CHASE_TAIL)
-    f0 = frame_for(pos, TWO, now=0.0)
-    f1 = frame_for(pos, TWO, now=CHASE_STEP * 1.01)
-    assert (f0[back], f0[front]) == (tail, H)    # lit pixel starts at the front of the space ...
-    assert (f1[back], f1[front]) == (H, tail)    # ... and runs toward the back
-    assert frame_for(pos, TWO, now=2 * CHASE_STEP * 1.01)[front] == H
+    for now in (0.0, 0.37, 0.81):                              # steady: not time-based
+        frame = frame_for(pos, TWO, now=now)
+        assert (frame[back], frame[front]) == (MARKER, H)
+    standing = frame_for(pos, TWO)
+    assert [standing[p] for p in px(TWO, 1, 3)] == [G, G]     # no marker when facing forward
 
 
-def test_turned_around_on_one_pixel_blinks():
+def test_turned_around_on_one_pixel_shows_the_marker_in_turn():
     pos = "G1.3 H2.6t D3.3 M4.3 fold:0 pass:1 rev:0 cards:-"
     p = px(ONE, 2, 6)[0]
-    assert frame_for(pos, now=0.0)[p] == H
-    assert frame_for(pos, now=CHASE_STEP * 1.5)[p] == scale(H, CHASE_TAIL)
+    assert frame_for(pos, now=0.1)[p] == H
+    assert frame_for(pos, now=MARKER_PERIOD - 0.05)[p] == MARKER
 
 
-def test_fallen_and_turned_is_a_dim_chase():
-    frame = frame_for("G1.3 H2.6ft D3.3 M4.3 fold:0 pass:1 rev:0 cards:-", TWO)
-    assert frame[px(TWO, 2, 6)[1]] == scale(H, FALLEN_DIM)
+def test_fallen_and_turned_keeps_the_marker_while_the_colour_blinks():
+    pos = "G1.3 H2.6ft D3.3 M4.3 fold:0 pass:1 rev:0 cards:-"
+    back, front = px(TWO, 2, 6)
+    on, off = frame_for(pos, TWO, now=0.1), frame_for(pos, TWO, now=FALLEN_ON + 0.1)
+    assert (on[back], on[front]) == (MARKER, H)
+    assert (off[back], off[front]) == (MARKER, OFF)
 
 
 def test_finished_and_dq_mascots_are_not_shown():
@@ -101,11 +107,12 @@ def test_folds_argument_overrides_the_state():
 
 def test_two_mascots_on_one_space_share_it():
     pos = "G1.5 H1.5f D3.3 M4.3 fold:0 pass:1 rev:0 cards:-"
-    frame = frame_for(pos, TWO)
-    assert [frame[p] for p in px(TWO, 1, 5)] == [G, scale(H, FALLEN_DIM)]
+    frame = frame_for(pos, TWO, now=0.1)
+    assert [frame[p] for p in px(TWO, 1, 5)] == [G, H]
     p = px(ONE, 1, 5)[0]
     assert frame_for(pos, ONE, now=0.1)[p] == G
-    assert frame_for(pos, ONE, now=0.6)[p] == scale(H, FALLEN_DIM)
+    assert frame_for(pos, ONE, now=0.6)[p] == OFF  # Hurley's turn, in its blink's dark phase
+    assert frame_for(pos, ONE, now=0.85)[p] == H
 
 
 def test_bad_inputs_are_refused():
@@ -148,7 +155,8 @@ def test_collision_flashes_the_space_then_expires():
     assert render(race, fx, 10.15)[p] != WHITE      # blink off phase
     assert fx.busy(10.5)
     after = render(race, fx, 11.0)
-    assert not fx.busy(11.0) and after[p] == G       # expired: Gobbler's turn on the shared one-pixel space
+    assert after[p] == G       # the flash expired: Gobbler's turn on the shared one-pixel space
+    assert [e.kind for e in fx.active(11.0)] == ["move", "move"]  # Gobbler's move and swerve still pulse
 
 
 def test_knockout_flashes_the_lane_red_and_expires():
@@ -208,13 +216,62 @@ def test_fall_by_card_flashes_the_mascot():
     fx = Effects()
     fx.trigger(events, now=0.0)
     assert render(race, fx, 0.0)[px(ONE, 4, 3)[0]] == WHITE
-    assert render(race, fx, 0.7)[px(ONE, 4, 3)[0]] == scale(M, FALLEN_DIM)
+    assert render(race, fx, 0.7)[px(ONE, 4, 3)[0]] == OFF   # the flash is over: the fallen blink, dark phase
+    assert render(race, fx, 0.85)[px(ONE, 4, 3)[0]] == M
+
+
+def test_the_mascot_that_moved_pulses_from_where_to_where():
+    race = Race()
+    events = race.push_text("H+3")  # Hurley from space 3 to 6 in lane 2
+    fx = Effects()
+    fx.trigger(events, now=0.0)
+    path = [px(TWO, 2, s) for s in (3, 4, 5, 6)]
+    heads = []
+    for k in range(4):  # the light runs 3 -> 4 -> 5 -> 6 within one period, then again
+        frame = render(race, fx, (k + 0.5) * PULSE_PERIOD / 4, TWO)
+        heads.append([s for s, pixels in zip((3, 4, 5, 6), path) if all(frame[p] == H for p in pixels)])
+    assert heads == [[3, 6], [4, 6], [5, 6], [6]]  # Hurley itself stands on 6 all along
+    again = render(race, fx, PULSE_PERIOD + 0.5 * PULSE_PERIOD / 4, TWO)
+    assert all(again[p] == H for p in path[0])
+    other = render(race, fx, 0.1, TWO)
+    assert all(other[p] == OFF for p in px(TWO, 1, 4))  # nothing in the other lanes
+    assert fx.busy(5.9) and not fx.busy(6.0)
+
+
+def test_a_swerve_pulses_between_the_lanes_and_the_next_card_ends_the_pulse():
+    race = Race.from_position("G1.3 H2.6 D3.9 M4.3 fold:0 pass:1 rev:0 cards:-")
+    events = race.push_text("D<")  # Dangle changes lane on space 9, where nobody stands
+    swerves = [e for e in events if e.type == "swerved"]
+    assert swerves
+    fx = Effects()
+    fx.trigger(events, now=0.0)
+    s = swerves[0]
+    start = render(race, fx, 0.1, TWO)
+    assert all(start[p] == D for p in px(TWO, s.from_lane, s.space))  # the light starts on the lane left
+    fx.trigger(race.push_text("H+1"), now=1.0)                         # next card: only Hurley pulses now
+    frame = render(race, fx, 1.1, TWO)
+    assert all(frame[p] == OFF for p in px(TWO, s.from_lane, s.space))
+    assert all(frame[p] == H for p in px(TWO, 2, 6))                   # Hurley's light starts on 6
+
+
+def test_the_pulse_skips_a_space_where_another_mascot_stands():
+    race = Race.from_position("G1.3 H1.5 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-")
+    events = race.push_text("H+3")  # Hurley 5 -> 8 in lane 1; Gobbler stays on 3
+    fx = Effects()
+    fx.trigger(events, now=0.0)
+    assert render(race, fx, 0.05, TWO)[px(TWO, 1, 5)[0]] == H
+    race2 = Race.from_position("G1.6 H1.5 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-")
+    events = race2.push_text("H+3")  # passing Gobbler on 6 knocks it down; its space is not painted over
+    fx2 = Effects()
+    fx2.trigger(events, now=0.0)
+    frame = render(race2, fx2, 0.1 + PULSE_PERIOD / 4, TWO)
+    assert all(frame[p] in (G, OFF, WHITE) for p in px(TWO, 1, 6))
 
 
 def test_other_events_start_nothing_and_bad_durations_refused():
     race = Race()
     fx = Effects()
-    fx.trigger(race.push_text("H+3"), now=0.0)
+    fx.trigger(race.push_text("HT"), now=0.0)
     assert not fx.busy(0.0)
     with pytest.raises(ValueError, match="effect duration sparkle=1"):
         Effects({"sparkle": 1})

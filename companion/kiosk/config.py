@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.colours import COLOURS, hex_colour
 from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
 
@@ -54,12 +55,8 @@ lanes = [
   { first = 84, direction = -1 },
 ]
 
-[colours]                  # lane colours per mascot, "#rrggbb"
-gobbler = "#ff9614"
-hurley = "#e62e3a"
-dangle = "#a05aeb"
-mum = "#2896ff"
-
+[colours]                  # lane colours per mascot, "#rrggbb" (defaults: companion/colours.py)
+""" + "".join(f'{m.value} = "{hex_colour(COLOURS[m.value])}"\n' for m in MASCOTS) + """
 [display]
 fullscreen = true          # on a desktop (mock hardware) the screen is always a window
 width = 0                  # 0 = the display's own resolution

@@ -8,17 +8,22 @@
 >>> [i for i, p in enumerate(frame) if p != (0, 0, 0)]   # every mascot on space 3 of its lane
 [2, 16, 30, 44]
 
-What a frame shows (issue 4 "Lights"; RULES.md 3-5 for the states):
+What a frame shows (issue 4 "Lights", issue 12 "state is a pattern"; RULES.md 3-5 for the states). Every
+state is a pattern as well as a colour, so it reads without telling colours apart:
 
 - each racing mascot in its colour on the pixels of the space it must stand on (its current lane);
-  fallen: the colour dimmed; turned around: a chase running toward the back of the track (time-based on
-  ``now``); two mascots on one space share its pixels (alternating pixels, or in turn when a space has one);
+- fallen: the colour blinks (``FALLEN_ON`` s lit, then dark, every ``FALLEN_PERIOD`` s), at full brightness;
+- turned around: a white marker pixel on the back end of its space (toward the start of the track); with one
+  pixel a space, that pixel shows the marker for the last ``MARKER_SHARE`` of every ``MARKER_PERIOD`` s;
+- two mascots on one space share its pixels (alternating pixels, or in turn when a space has one);
 - finished and DQ mascots are not shown on the track;
 - folded spaces (under the mat) are dark; a faint ``star_marker`` on star spaces still on the track.
 
-:class:`Effects` adds short overlays triggered by engine events and expiring by time: a white flash on a
-collision's space, a flash on a fallen mascot's space, a red flash along the lane of a knockout or out of
-bounds, a sweep in the mascot's colour up its lane on a finish, and a wipe of the spaces going under a fold.
+:class:`Effects` adds short overlays triggered by engine events and expiring by time: the mascot that just
+moved pulses along its path (a light running from the space it left to the space it must stand on, again
+and again, until the next card or ``DURATIONS["move"]`` s), a white flash on a collision's space, a flash on a
+fallen mascot's space, a red flash along the lane of a knockout or out of bounds, a sweep in the mascot's
+colour up its lane on a finish, and a wipe of the spaces going under a fold.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from typing import Iterable, Mapping, Sequence
 
 from hardware.leds import LaneMap, Pixel, scale
 from companion.colours import COLOURS
-from companion.rules.events import Collided, Event, Fell, Finished, Folded, KnockedOut, OutOfBounds, Status
+from companion.rules.events import (Collided, Event, Fell, Finished, Folded, KnockedOut, Moved, OutOfBounds,
+                                    Revealed, Status, Swerved)
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import RaceState
 from companion.rules.track import Track
@@ -37,9 +43,11 @@ from companion.rules.track import Track
 OFF: Pixel = (0, 0, 0)
 DEFAULT_COLOURS: dict[Mascot, Pixel] = {m: COLOURS[m.value] for m in MASCOTS}  # shared with the screen
 STAR_MARKER: Pixel = (10, 8, 0)
-FALLEN_DIM = 0.2          # a fallen mascot's colour is scaled by this
-CHASE_STEP = 0.15         # seconds per pixel of a turned-around mascot's chase
-CHASE_TAIL = 0.12         # the unlit pixels of a chase keep this much of the colour
+FALLEN_PERIOD = 0.8       # seconds: a fallen mascot blinks once per period ...
+FALLEN_ON = 0.5           # ... lit for this long, then dark
+MARKER: Pixel = (255, 255, 255)  # the turned-around marker pixel
+MARKER_PERIOD = 1.0       # with one pixel a space: the marker takes the last MARKER_SHARE of each period
+MARKER_SHARE = 0.3
 SHARE_PERIOD = 0.5        # seconds each mascot gets when several share a one-pixel space
 WHITE: Pixel = (255, 255, 255)
 RED: Pixel = (255, 0, 0)
@@ -51,7 +59,7 @@ def render_lanes(race_state: RaceState, track: Track, lane_map: LaneMap, colours
                  star_marker: Pixel | None = STAR_MARKER) -> list[Pixel]:
     """One full frame (``count`` pixels, default ``lane_map.count``) of ``(r, g, b)`` tuples for the state.
 
-    ``now`` (seconds, any monotonic origin) drives the chase and the effects; ``folds`` defaults to
+    ``now`` (seconds, any monotonic origin) drives the blinks, the marker and the effects; ``folds`` defaults to
     ``race_state.folds`` (pass 0 to show the whole track, e.g. between races). Raises ValueError when the
     lane map does not cover the track, a mascot has no colour, or ``count`` is below the map's need.
     """
@@ -69,13 +77,7 @@ def render_lanes(race_state: RaceState, track: Track, lane_map: LaneMap, colours
         if ms.status is not Status.RACING or ms.space < edge:
             continue
         pixels = lane_map.pixels_for(ms.lane, ms.space)
-        colour = colours[ms.mascot]
-        if ms.fallen:
-            colour = scale(colour, FALLEN_DIM)
-        if ms.facing.value == "backward":
-            look = _chase(colour, len(pixels), now)
-        else:
-            look = [colour] * len(pixels)
+        look = _look(colours[ms.mascot], len(pixels), ms.fallen, ms.facing.value == "backward", now)
         spots.setdefault((ms.lane, ms.space), []).append(look)
     for (lane, space), looks in spots.items():
         pixels = lane_map.pixels_for(lane, space)
@@ -93,16 +95,17 @@ def render_lanes(race_state: RaceState, track: Track, lane_map: LaneMap, colours
     return frame
 
 
-def _chase(colour: Pixel, n: int, now: float) -> list[Pixel]:
-    """A chase over a space's ``n`` pixels (ordered back to front) whose lit pixel runs toward the back.
-
-    With one pixel a space, the chase is a blink (lit, then tail) at the same pace."""
-    step = int(math.floor(now / CHASE_STEP))
-    tail = scale(colour, CHASE_TAIL)
-    if n == 1:
-        return [colour if step % 2 == 0 else tail]
-    lit = (n - 1) - step % n
-    return [colour if k == lit else tail for k in range(n)]
+def _look(colour: Pixel, n: int, fallen: bool, backward: bool, now: float) -> list[Pixel]:
+    """The ``n`` pixels of one mascot's space (ordered back to front): its colour, blinking when ``fallen``,
+    with the white marker on the back pixel when ``backward`` (turned around)."""
+    lit = colour if not fallen or (now % FALLEN_PERIOD) < FALLEN_ON else OFF
+    look = [lit] * n
+    if backward:
+        if n > 1:
+            look[0] = MARKER
+        elif (now % MARKER_PERIOD) >= MARKER_PERIOD * (1 - MARKER_SHARE):
+            look[0] = MARKER
+    return look
 
 
 def _check(track: Track, lane_map: LaneMap, colours: Mapping[Mascot, Pixel], count: int | None) -> None:
@@ -119,8 +122,10 @@ def _check(track: Track, lane_map: LaneMap, colours: Mapping[Mascot, Pixel], cou
 
 
 # ----- effects -----------------------------------------------------------------------------------------------
-DURATIONS: dict[str, float] = {"collision": 0.6, "fell": 0.6, "dq": 1.5, "finish": 1.2, "fold": 1.2}
+DURATIONS: dict[str, float] = {"collision": 0.6, "fell": 0.6, "dq": 1.5, "finish": 1.2, "fold": 1.2,
+                               "move": 6.0}
 BLINK = 0.1  # seconds on, then off, for flashes
+PULSE_PERIOD = 0.8  # seconds for the light of a move to run from the space left to the space reached
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,8 @@ class Effect:
     """One running effect: ``kind`` (a key of DURATIONS) started at ``start`` for ``duration`` seconds.
 
     ``mascot``/``lane``/``space`` say where (a mascot's place is looked up at render time);
-    ``first_space`` is the new back edge for a fold."""
+    ``first_space`` is the new back edge for a fold; ``path`` the ``(lane, space)`` steps of a move, from the
+    space left to the space reached."""
 
     kind: str
     start: float
@@ -137,6 +143,7 @@ class Effect:
     lane: int | None = None
     space: int | None = None
     first_space: int | None = None
+    path: tuple[tuple[int, int], ...] = ()
 
     def progress(self, now: float) -> float:
         return (now - self.start) / self.duration
@@ -145,8 +152,8 @@ class Effect:
 class Effects:
     """Short light effects from engine events; each expires ``DURATIONS[kind]`` seconds after its trigger.
 
-    ``trigger(events, now)`` starts the effects for the events (Collided, Fell, KnockedOut, OutOfBounds,
-    Finished, Folded; others are ignored); ``active(now)`` drops expired ones and returns the rest;
+    ``trigger(events, now)`` starts the effects for the events (Moved, Swerved, Collided, Fell, KnockedOut,
+    OutOfBounds, Finished, Folded; others are ignored; a Revealed ends the moves of the card before); ``active(now)`` drops expired ones and returns the rest;
     ``busy(now)`` says whether the controller should keep rendering frames; ``apply`` is called by
     :func:`render_lanes`. ``durations`` overrides the default seconds per kind.
     """
@@ -162,12 +169,20 @@ class Effects:
 
     def trigger(self, events: Iterable[Event], now: float) -> None:
         for e in events:
+            if isinstance(e, Revealed):  # a new card: only its own moves pulse
+                self._running = [r for r in self._running if r.kind != "move"]
             effect = self._effect_for(e, now)
             if effect is not None:
                 self._running.append(effect)
 
     def _effect_for(self, e: Event, now: float) -> Effect | None:
         d = self.durations
+        if isinstance(e, Moved) and e.start != e.end:
+            step = 1 if e.end > e.start else -1
+            path = tuple((e.lane, s) for s in range(e.start, e.end + step, step))
+            return Effect("move", now, d["move"], e.mascot, path=path)
+        if isinstance(e, Swerved):
+            return Effect("move", now, d["move"], e.mascot, path=((e.from_lane, e.space), (e.to_lane, e.space)))
         if isinstance(e, Collided):
             return Effect("collision", now, d["collision"], e.mascot, e.lane, e.space)
         if isinstance(e, Fell):
@@ -199,7 +214,9 @@ class Effects:
         for e in self.active(now):
             t = now - e.start
             blink_on = int(t / BLINK) % 2 == 0
-            if e.kind == "collision" and blink_on:
+            if e.kind == "move":
+                _pulse(frame, e, state, track, lane_map, colours, t)
+            elif e.kind == "collision" and blink_on:
                 _paint(frame, lane_map.pixels_for(e.lane, e.space), WHITE)
             elif e.kind == "fell" and blink_on:
                 ms = state.of(e.mascot)
@@ -221,6 +238,25 @@ class Effects:
                 for lane in range(1, track.lanes + 1):
                     for space in range(wiped + 1, first):
                         _paint(frame, lane_map.pixels_for(lane, space), AMBER)
+
+
+def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_map: LaneMap,
+           colours: Mapping[Mascot, Pixel], t: float) -> None:
+    """A light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fading tail; it
+    skips spaces where another racing mascot stands or that are off the track (under the mat, past the end)."""
+    if state.of(e.mascot).status is not Status.RACING:
+        return  # finished or out: the finish sweep or the red flash says so
+    edge = track.back_edge(state.folds)
+    taken = {(o.lane, o.space) for o in state.mascots if o.status is Status.RACING and o.mascot is not e.mascot}
+    steps = [(lane, space) for lane, space in e.path if 1 <= lane <= track.lanes and edge <= space <= track.spaces]
+    if len(steps) < 2:
+        return
+    head = int((t % PULSE_PERIOD) / PULSE_PERIOD * len(steps))
+    colour = colours[e.mascot]
+    for back, level in ((0, 1.0), (1, 0.35)):
+        k = head - back
+        if k >= 0 and steps[k] not in taken:
+            _paint(frame, lane_map.pixels_for(*steps[k]), colour if level == 1.0 else scale(colour, level))
 
 
 def _paint(frame: list[Pixel], pixels: Sequence[int], colour: Pixel) -> None:
