@@ -279,3 +279,66 @@ def load_config(path: str | Path | None = None) -> Config:
     except OSError as exc:
         raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
     return parse_config(text, str(path))
+
+
+# ----- the effective configuration as TOML (``hotstreak config``) ------------------------------------------
+# One line per setting: its key path and how to read it from a Config. A new setting gets a line here (a test
+# checks that every key of DEFAULT_TOML has one).
+DUMP: list[tuple[str, Any]] = [
+    ("hardware", lambda c: c.hardware),
+    ("language", lambda c: c.language),
+    ("paths.journal", lambda c: str(c.journal)),
+    ("paths.track", lambda c: str(c.track) if c.track else ""),
+    ("paths.deck", lambda c: str(c.deck) if c.deck else ""),
+    ("paths.cache", lambda c: str(c.cache)),
+    ("scanner.port", lambda c: c.scanner_port),
+    ("scanner.baud", lambda c: c.baud),
+    ("scanner.repeat_window", lambda c: c.repeat_window),
+    ("scanner.max_length", lambda c: c.max_length),
+    ("buttons.undo", lambda c: c.buttons["undo"]),
+    ("buttons.go", lambda c: c.buttons["go"]),
+    ("buttons.debounce", lambda c: c.debounce),
+    ("leds.count", lambda c: c.led_count),
+    ("leds.pixels_per_space", lambda c: c.pixels_per_space),
+    ("leds.order", lambda c: c.led_order),
+    ("leds.brightness", lambda c: c.brightness),
+    ("leds.pin", lambda c: c.led_pin),
+    ("leds.dma", lambda c: c.led_dma),
+    ("leds.backend", lambda c: c.led_backend),
+    ("leds.lanes", lambda c: [{"first": s.first, "direction": s.direction} for s in c.lanes]),
+    *((f"colours.{m.value}", lambda c, m=m: hex_colour(c.colours[m])) for m in MASCOTS),
+    ("display.fullscreen", lambda c: c.fullscreen),
+    ("display.width", lambda c: c.width),
+    ("display.height", lambda c: c.height),
+    ("audio.voice", lambda c: c.voice),
+    ("audio.effects", lambda c: c.effects),
+]
+
+
+def config_toml(cfg: Config) -> str:
+    """The effective configuration ``cfg`` as TOML text, every setting of DUMP included (defaults too):
+    top-level keys first, then one ``[section]`` per table in DUMP order. ``parse_config`` of the text gives
+    ``cfg`` back."""
+    import json
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)  # a TOML basic string: JSON escapes are valid TOML
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
+        if isinstance(v, list):
+            return "[\n" + "".join(f"  {value(x)},\n" for x in v) + "]"
+        raise TypeError(f"cannot write {v!r} as TOML")
+
+    top: list[str] = []
+    sections: dict[str, list[str]] = {}
+    for path, read in DUMP:
+        section, _, key = path.rpartition(".")
+        line = f"{key} = {value(read(cfg))}"
+        (sections.setdefault(section, []) if section else top).append(line)
+    parts = ["\n".join(top) + "\n"] + [f"[{name}]\n" + "\n".join(lines) + "\n" for name, lines in sections.items()]
+    return "\n".join(parts)
