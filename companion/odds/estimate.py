@@ -5,7 +5,8 @@ RULES.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (
 revealed so far). Every race deck holds 18 cards; the cards not known to be in it are drawn uniformly from
 the cards not known to be elsewhere (the rest of the 53). The estimator samples those unknown cards and the
 card order (burn 3 face down, 15 reveals per pass, reshuffle all 18 each pass), plays the races in the
-batched numpy core (:mod:`companion.odds.core`) and counts how each mascot was paid.
+batched numpy core (:mod:`companion.odds.core`) and counts how each mascot was paid. What is known of the
+deck is worked out in :mod:`companion.odds.knowledge`; the exact enumeration is :mod:`companion.odds.exact`.
 
 Late in a pass, when the orderings of the cards left in the pass are few (at most ``exact_limit``), they are
 enumerated with their exact probabilities instead; races still running after the pass go on by sampling, so
@@ -24,29 +25,19 @@ from __future__ import annotations
 import random
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from companion.odds.core import DQ, Batch, CardTable, play, reveal
+from companion.odds.exact import enumerate_pass
+from companion.odds.knowledge import (  # noqa: F401 - re-exported: what callers of the odds need
+    MAX_PLAYERS, MIN_PLAYERS, DeckKnowledge, deck_ids, deck_knowledge, hidden_cards)
 from companion.rules.deck import Deck
-from companion.rules.errors import InvalidCardError
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.track import Track
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 12
 PLACES = len(MASCOTS)
-
-
-def hidden_cards(players: int) -> int:
-    """Cards the players add face down before a race (RULES.md 7): 2 each with 2 players, 1 each with 3-8,
-    none with 9 or more (the open variant). Raises ValueError outside 2..12."""
-    if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"player count {players!r} is out of range (expected {MIN_PLAYERS}..{MAX_PLAYERS})")
-    if players == 2:
-        return 4
-    return players if players <= 8 else 0
 
 
 @dataclass(frozen=True)
@@ -86,83 +77,6 @@ class Odds:
         }
 
 
-@dataclass(frozen=True)
-class DeckKnowledge:
-    """What is known of the race deck: ``known`` label codes in it (face-up cards and every card revealed
-    so far; those revealed in the current pass come first, ``in_pass`` of them), the ``pool`` of codes the
-    ``unknown`` other cards are drawn from."""
-
-    known: tuple[str, ...]
-    in_pass: int
-    pool: tuple[str, ...]
-    unknown: int
-
-
-def deck_knowledge(known: Sequence[str], players: int, race: Race, hidden: int | None = None) -> DeckKnowledge:
-    """Work out the known cards and the pool (RULES.md 7). ``known`` are label codes or notation (a notation
-    stands for the first card with it not given yet). Raises ValueError / InvalidCardError naming the bad
-    value: an unknown card, a card given twice, more face-up cards than the player count leaves room for,
-    a revealed card that is not in the deck."""
-    deck, size = race.deck, race.track.deck_size
-    hidden = hidden_cards(players) if hidden is None else hidden
-    if not 0 <= hidden <= size:
-        raise ValueError(f"hidden card count {hidden} is out of range (expected 0..{size})")
-    faceup: list[str] = []
-    for text in known:
-        faceup.append(_physical(deck, text, faceup))
-    if len(faceup) > size - hidden:
-        raise ValueError(f"{len(faceup)} face-up cards is more than a race deck of {size} shows with "
-                         f"{players} players (expected at most {size - hidden})")
-    in_deck = list(faceup)
-    in_pass = list(race.state.codes_in_pass)  # label codes revealed in this pass
-    in_deck += [c for c in in_pass if c not in in_deck]
-    pushed = race.cards  # the history; shorter for a race rebuilt from a position string
-    this_pass = pushed[max(0, len(pushed) - race.revealed):]
-    for card, code in pushed[:len(pushed) - len(this_pass)]:  # earlier passes: these cards are in the deck
-        code = code or _same_card(deck, card.notation(), in_deck, ())
-        if code not in in_deck:
-            in_deck.append(code)
-    uncoded = [card for card, code in this_pass if code is None]
-    if len(in_pass) + len(uncoded) != race.revealed:
-        raise ValueError(f"the race has {race.revealed} reveals in this pass but only {len(in_pass) + len(uncoded)} "
-                         "are known (expected the label code of every card revealed in this pass)")
-    for card in uncoded:  # notation only: a card of the deck with that notation, not yet revealed this pass
-        code = _same_card(deck, card.notation(), in_deck, in_pass)
-        in_pass.append(code)
-        if code not in in_deck:
-            in_deck.append(code)
-    if len(in_deck) > size:
-        raise ValueError(f"{len(in_deck)} cards known in a race deck of {size}: {' '.join(in_deck)}")
-    ordered = in_pass + [c for c in in_deck if c not in in_pass]
-    pool = tuple(dc.code for dc in deck if dc.code not in in_deck)
-    unknown = size - len(in_deck)
-    if unknown > len(pool):
-        raise ValueError(f"the deck has {len(pool)} cards left for {unknown} unknown race deck cards")
-    return DeckKnowledge(tuple(ordered), len(in_pass), pool, unknown)
-
-
-def _same_card(deck: Deck, notation: str, in_deck: Sequence[str], in_pass: Sequence[str]) -> str:
-    """The physical card behind a card revealed by notation: one known in the deck (not revealed in this
-    pass), else a new one of the deck."""
-    for code in in_deck:
-        if code not in in_pass and deck.by_code(code).card.notation() == notation:
-            return code
-    return _physical(deck, notation, in_deck)
-
-
-def _physical(deck: Deck, text: str, taken: Sequence[str]) -> str:
-    card, code = deck.lookup(text)
-    if code is not None:
-        if code in taken:
-            raise ValueError(f"card {code} is given twice (expected each physical card once)")
-        return code
-    notation = card.notation()
-    for dc in deck:
-        if dc.card.notation() == notation and dc.code not in taken:
-            return dc.code
-    raise InvalidCardError(f"no card {notation!r} left in the deck (expected a card of the deck, each once)")
-
-
 def estimate(known: list[str], players: int, race: Race | None = None, *, samples: int = 20000,
              seed: int | None = None, rng=None, max_passes: int = 20, exact_limit: int = 20000,
              chunks: int = 1, executor: Executor | None = None, hidden: int | None = None,
@@ -191,7 +105,7 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
         return _over_odds(race)
     info = deck_knowledge(known, players, race, hidden)
     table = _table(race.deck)
-    leaves = _enumerate(race, info, exact_limit)
+    leaves = enumerate_pass(race, info, exact_limit)
     if leaves is None:
         parts = _run_chunks(race, info, None, samples, gen, max_passes, chunks, executor)
         return _combine(parts, None, info)
@@ -236,10 +150,6 @@ def _table(deck: Deck) -> CardTable:
         hit = _TABLES[id(deck)] = (deck, CardTable.of([dc.card for dc in deck]))
     return hit[1]
 
-
-def _ids(deck: Deck, codes: Sequence[str]) -> np.ndarray:
-    index = {dc.code: i for i, dc in enumerate(deck)}
-    return np.array([index[c] for c in codes], dtype=np.int16)
 
 
 @dataclass
@@ -297,8 +207,8 @@ def _sample_job(job) -> _Tally:
     """One independently seeded chunk of samples (a top-level function so a process pool can run it)."""
     position, track, deck, info, cont, n, seed, max_passes = job
     rng = np.random.default_rng(seed)
-    known = _ids(deck, info.known)
-    pool = _ids(deck, info.pool)
+    known = deck_ids(deck, info.known)
+    pool = deck_ids(deck, info.pool)
     if cont is None:
         b = Batch.from_race(Race.from_position(position, track, deck), n)
         picks = _subsets(rng, n, len(pool), info.unknown)
@@ -361,69 +271,6 @@ class _Run:
             cut = self.batch.force_end()
             self._count(_Tally.of(self.batch, cut=cut))
         return self.total
-
-
-# ----- exact enumeration -----------------------------------------------------------------------------------
-def _count_orderings(known_left: int, pool: int, unknown: int, steps: int) -> int:
-    """Orderings of ``steps`` reveals from ``known_left`` known cards and ``unknown`` slots filled from a pool."""
-    memo: dict[tuple[int, int], int] = {}
-
-    def count(k: int, p: int) -> int:
-        if k + p == steps:
-            return 1
-        if (k, p) not in memo:
-            total = (known_left - k) * count(k + 1, p) if k < known_left else 0
-            if p < unknown and p < pool:
-                total += (pool - p) * count(k, p + 1)
-            memo[(k, p)] = total
-        return memo[(k, p)]
-
-    return count(0, 0)
-
-
-def _enumerate(race: Race, info: DeckKnowledge, limit: int):
-    """Every ordering of the reveals left in this pass with its probability, if there are at most ``limit``:
-    ``(seq (L, steps) card ids, weights (L,), picked (L, len(pool)) bool: pool cards revealed)``; else None."""
-    steps = race.track.reveals_per_pass - race.revealed
-    known_left = len(info.known) - info.in_pass
-    if race.revealed == 0 or _count_orderings(known_left, len(info.pool), info.unknown, steps) > limit:
-        return None
-    known = [int(i) for i in _ids(race.deck, info.known[info.in_pass:])]
-    pool = [int(i) for i in _ids(race.deck, info.pool)]
-    seqs: list[list[int]] = []
-    weights: list[float] = []
-    picks: list[list[int]] = []
-
-    def grow(seq: list[int], picked: list[int], weight: float, used: set[int]) -> None:
-        if len(seq) == steps:
-            seqs.append(list(seq))
-            weights.append(weight)
-            picks.append(list(picked))
-            return
-        left = race.track.deck_size - race.revealed - len(seq)
-        for card in known:
-            if card not in used:
-                used.add(card)
-                seq.append(card)
-                grow(seq, picked, weight / left, used)
-                seq.pop()
-                used.discard(card)
-        slots = info.unknown - len(picked)
-        if slots > 0:
-            p = weight * slots / left / (len(pool) - len(picked))
-            for j, card in enumerate(pool):
-                if j not in picked:
-                    seq.append(card)
-                    picked.append(j)
-                    grow(seq, picked, p, used)
-                    picked.pop()
-                    seq.pop()
-
-    grow([], [], 1.0, set())
-    picked = np.zeros((len(seqs), len(pool)), dtype=bool)
-    for i, row in enumerate(picks):
-        picked[i, row] = True
-    return np.array(seqs, dtype=np.int16).reshape(len(seqs), steps), np.array(weights), picked
 
 
 # ----- results ---------------------------------------------------------------------------------------------
