@@ -187,6 +187,7 @@ def test_the_odds_process_runs_niced_and_gives_the_same_odds_as_in_process():
     try:
         odds = proc(["HS02", "HS13"], 4, race, samples=500, seed=7)
         assert os.getpriority(os.PRIO_PROCESS, proc._proc.pid) == 19
+        assert os.getsid(proc._proc.pid) == proc._proc.pid != os.getsid(0)  # its own session (scheduling group)
         assert odds == estimate(["HS02", "HS13"], 4, race, samples=500, seed=7)
         try:
             proc(["HS02", "HS02"], 4, None, samples=10, seed=1)
