@@ -42,9 +42,10 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, max(0, int(round(q * len(sorted_values))) - 1))]
 
 
-def measure(scans: int, interval: float, screen: bool, odds_on: bool = True) -> dict:
+def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_thread: bool = False) -> dict:
     """Run the kiosk on a pty and return ``{"latencies": [ms] sorted, "raw": [ms] in scan order, "odds":
-    estimates done}``. ``odds_on`` False takes the odds sink out; True with no screen adds one."""
+    estimates done}``. ``odds_on`` False takes the odds sink out; True with no screen adds one; ``in_thread``
+    runs the estimates in the sink's nice-19 thread instead of its child process (for comparison)."""
     if screen:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -69,6 +70,10 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True) -> 
         elif odds is None and odds_on:
             odds = OddsSink()
             controller.sinks.append(odds)
+        if odds is not None and in_thread:
+            from companion.odds.estimate import estimate as in_process
+            odds._process.close()
+            odds._process, odds.estimate = None, in_process
         done = [0]
         if odds is not None:  # count the estimates; forget the cache so every scan asks for a fresh one
             estimate = odds.estimate
@@ -140,6 +145,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.0, help="seconds from one scan to the next")
     parser.add_argument("--screen", action="store_true", help="draw the screen (SDL dummy, 1920x1080)")
     parser.add_argument("--odds", action="store_true", help="run the live odds (as the kiosk does)")
+    parser.add_argument("--in-thread", action="store_true", help="odds in a nice-19 thread, not a process")
     parser.add_argument("--matrix", action="store_true",
                         help="screen + odds at 0.5 s and 0.1 s a scan, then screen only and odds only at 0.1 s")
     args = parser.parse_args()
@@ -148,7 +154,9 @@ def main() -> None:
             else [(args.interval, args.screen, args.odds)])
     for interval, screen, odds in runs:
         what = " + ".join(w for w, on in (("screen", screen), ("odds", odds)) if on) or "no screen, no odds"
-        result = measure(args.scans, interval, screen, odds)
+        if odds and args.in_thread:
+            what += " (in a thread)"
+        result = measure(args.scans, interval, screen, odds, args.in_thread)
         print(report(f"scan -> LED frame, {what}, a scan every {interval:g} s", result) + " (goal: p99 < 50 ms)",
               flush=True)
 
