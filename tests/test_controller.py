@@ -16,22 +16,26 @@ def test_a_scan_moves_the_mascot_and_its_lights():
     table.scan("HS15")  # H+3
     assert table.status()["mascots"]["hurley"]["space"] == 6
     table.assert_lane(H, space=6)
+    table.advance(6.0)  # the light running from space 3 to 6 (the move's pulse) is over
     table.assert_idle(2, 3)
     table.assert_said("Hurley")
 
 
-def test_fallen_is_dim_and_turned_around_chases():
+def test_fallen_blinks_and_turned_around_shows_a_marker_pixel():
+    from companion.lights.render import MARKER
+
     table = TableKit()
     table.start_race()
     table.scan("HS19")  # HF
     table.advance(2.0)  # past the fall flash
-    dim = table.pixels(2, 3)
     full = table.colours[H]
-    assert all(p != (0, 0, 0) and sum(p) < sum(full) / 2 for p in dim)
+    seen = set()
+    for _ in range(8):
+        table.advance(0.1)
+        seen.add(tuple(table.pixels(2, 3)))
+    assert seen == {(full, full), ((0, 0, 0), (0, 0, 0))}  # a blink at full colour, not a dim light
     table.scan("HS07")  # GT
-    first = table.pixels(1, 3)
-    table.advance(0.15)
-    assert table.pixels(1, 3) != first  # the chase moves with time
+    assert sorted(table.pixels(1, 3)) == sorted([MARKER, table.colours[G]])
 
 
 def test_finished_and_dq_mascots_leave_the_strip():
