@@ -156,7 +156,7 @@ def test_collision_flashes_the_space_then_expires():
     assert fx.busy(10.5)
     after = render(race, fx, 11.0)
     assert after[p] == G       # the flash expired: Gobbler's turn on the shared one-pixel space
-    assert [e.kind for e in fx.active(11.0)] == ["move", "move"]  # Gobbler's move and swerve still pulse
+    assert [e.kind for e in fx.active(11.0)] == ["move"]  # Gobbler's move and swerve: one path, still pulsing
 
 
 def test_knockout_flashes_the_lane_red_and_expires():
@@ -252,6 +252,17 @@ def test_a_swerve_pulses_between_the_lanes_and_the_next_card_ends_the_pulse():
     frame = render(race, fx, 1.1, TWO)
     assert all(frame[p] == OFF for p in px(TWO, s.from_lane, s.space))
     assert all(frame[p] == H for p in px(TWO, 2, 6))                   # Hurley's light starts on 6
+
+
+def test_a_move_then_a_swerve_of_one_card_is_one_path():
+    race = Race.from_position("G1.3 H2.9 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-")
+    events = race.push_text("G+3>")  # Gobbler 3 -> 6 in lane 1, then over to lane 2 on space 6
+    fx = Effects()
+    fx.trigger(events, now=0.0)
+    moves = fx.active(0.0)
+    assert [e.path for e in moves] == [((1, 3), (1, 4), (1, 5), (1, 6), (2, 6))]
+    frame = render(race, fx, (3 + 0.5) * PULSE_PERIOD / 5, TWO)  # the 4th of 5 steps: lane 1 space 6
+    assert all(frame[p] == G for p in px(TWO, 1, 6))
 
 
 def test_the_pulse_skips_a_space_where_another_mascot_stands():

@@ -29,7 +29,7 @@ colour up its lane on a finish, and a wipe of the spaces going under a fold.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from hardware.leds import LaneMap, Pixel, scale
@@ -172,8 +172,14 @@ class Effects:
             if isinstance(e, Revealed):  # a new card: only its own moves pulse
                 self._running = [r for r in self._running if r.kind != "move"]
             effect = self._effect_for(e, now)
-            if effect is not None:
-                self._running.append(effect)
+            if effect is None:
+                continue
+            last = next((r for r in reversed(self._running) if r.kind == "move" and r.mascot is effect.mascot
+                         and r.start == now), None) if effect.kind == "move" else None
+            if last is not None and last.path[-1] == effect.path[0]:  # one card, one path: move then swerve
+                self._running.remove(last)
+                effect = replace(last, path=last.path + effect.path[1:])
+            self._running.append(effect)
 
     def _effect_for(self, e: Event, now: float) -> Effect | None:
         d = self.durations
