@@ -163,6 +163,15 @@ class Journal:
         self.problem: JournalError | None = None  # why it is open read-only (set by companion.kiosk.recovery)
         self._open()
 
+    @classmethod
+    def unavailable(cls, path: str | Path, problem: JournalError) -> "Journal":
+        """A journal that could not even be read: every read and write raises ``problem``-like errors until
+        :meth:`reopen` succeeds."""
+        journal = cls.__new__(cls)
+        journal.path, journal.timeout, journal.readonly = str(path), 2.0, True
+        journal._db, journal.migrated_from, journal.problem = None, None, problem
+        return journal
+
     def reopen(self) -> None:
         """Open the file again for writing (after a read-only start); raises :class:`JournalError`."""
         self.close()
@@ -212,6 +221,12 @@ class Journal:
                 db.execute("PRAGMA synchronous=FULL")
                 if version < SCHEMA_VERSION:
                     self._migrate(version)
+            elif version < SCHEMA_VERSION and self._has_tables("inputs"):
+                memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                db.backup(memory)  # an older file seen read-only: migrate a copy in memory, not the file
+                db.close()
+                self._db = memory
+                self._migrate(version)
             self._check_schema()
         except JournalError:
             self.close()

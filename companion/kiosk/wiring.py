@@ -16,7 +16,7 @@ from typing import Any, Callable, TextIO
 
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
-from companion.kiosk.journal import Journal
+from companion.kiosk.recovery import open_journal
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -28,6 +28,7 @@ from companion.voice.sink import VoiceSink
 
 log = logging.getLogger(__name__)
 STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see companion.kiosk.status.StallSink)
+DISPLAY_TIMEOUT = 10.0  # s the screen may take to start before the kiosk goes on headless (READY is not held)
 
 
 @dataclass
@@ -65,7 +66,7 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None) -> Kiosk:
+          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
     config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
@@ -75,10 +76,18 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
 
     track = load_track(cfg.track)
     deck = load_deck(cfg.deck)
-    journal = Journal(db)
+    journal, notices = open_journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
+                            notices=notices)
+    from companion.kiosk.history import backfill
+    backfill(journal, track, deck)  # once per older game without a summary (a migrated journal)
+    notes: dict[str, str] = {}
+
+    def status() -> dict[str, str]:
+        extra = dict(notes, journal=f"not saving: {controller.problem}") if controller.problem else notes
+        return {**hw.status(), **extra}
     chosen = resolve_mode(mode)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
@@ -93,13 +102,14 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     )
     for part, why in hw.degraded.items():
         log.warning("%s is not working (%s); the table goes on without it", part, why)
-    sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, hw.status)]
+    sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
     odds = OddsSink() if display != "none" else None
     if odds is not None:
         sinks.append(odds)
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds, notes, display_timeout,
+                               form=lambda: controller.form, status=status)
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
@@ -108,8 +118,13 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
 
 
 def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], odds: Any = None) -> list[Any]:
+                      clock: Callable[[], float], odds: Any = None, notes: dict[str, str] | None = None,
+                      display_timeout: float = DISPLAY_TIMEOUT,
+                      form: Callable[[], str | None] = lambda: None,
+                      status: Callable[[], dict[str, str]] | None = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start."""
+    notes = {} if notes is None else notes
+    status = status or hw.status
     sinks: list[Any] = []
     if display != "none":
         try:
@@ -118,16 +133,19 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
             if kind == "window" and sys.platform.startswith("linux") and not (
                     os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
                 raise RuntimeError("no desktop display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
-            screen = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None)
+            size = (cfg.width, cfg.height) if cfg.width and cfg.height else None
+            screen = bounded(lambda: open_display(kind, size), display_timeout,
+                             f"the {kind} display did not start within {display_timeout:g} s (a hung mode set?)")
             if getattr(screen, "reason", None):
                 log.warning("no screen: %s; the race goes on without it", screen.reason)
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
-                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
+                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
                                         leds=preview, lane_map=hw.lane_map,
-                                        odds=odds.current if odds is not None else (lambda: None)))
+                                        odds=odds.current if odds is not None else (lambda: None), form=form))
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
-            log.warning("no screen (%s); the race goes on without it", exc)
+            log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)
+            notes["screen"] = f"not working, headless ({exc})"
     if audio != "none" and (cfg.voice or cfg.effects):
         try:
             import random
@@ -146,6 +164,34 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks
+
+
+def bounded(start: Callable[[], Any], timeout: float, late: str) -> Any:
+    """``start()`` run in a thread; its result, or RuntimeError(``late``) when it takes over ``timeout`` s (the
+    thread is left behind as a daemon; what it returns late is closed). Errors of ``start`` are raised."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+    abandoned = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = start()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["error"] = exc
+        done.set()
+        if abandoned.is_set() and "value" in box and hasattr(box["value"], "close"):
+            try:
+                box["value"].close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    threading.Thread(target=run, name="start-up", daemon=True).start()
+    if not done.wait(timeout):
+        abandoned.set()
+        raise RuntimeError(late)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def install_signal_handlers(kiosk: Kiosk) -> None:

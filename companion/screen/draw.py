@@ -484,7 +484,14 @@ class Painter:
             self.blit_text(name.capitalize(), 40 * u, (cx, int(h * 0.58) + int(r * 1.6)), C.TEXT, anchor="midtop")
         self.blit_text("Scan NEW GAME, then the number of players", 44 * u, (w // 2, int(h * 0.86)), C.TEXT,
                        anchor="center")
+        self._form(model, L)
         self._status(model, L)
+
+    def _form(self, model: ScreenModel, L: Layout, x: float = 0.5, y: float = 0.95) -> None:
+        """The line of mascot form from past games at (``x``, ``y``) of the screen (minimal; ScreenModel.form)."""
+        if model.form:
+            self.blit_text(model.form, 34 * L.unit, (int(L.width * x), int(L.height * y)), C.GOLD, anchor="center",
+                           max_w=int(L.width * 0.6))
 
     def _screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -509,6 +516,7 @@ class Painter:
         self._odds(model, L.log, u)
         self._seats_small(model, L.seats, u)
         self._status(model, L)
+        self._form(model, L, 0.37, 0.625)
 
     def _screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
