@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "doctor",
     "screenshot": "screenshot",
     "odds": "odds",
+    "history": "history",
 }
 
 

@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
 _SELECT = "SELECT id, at, source, text, data, skipped FROM inputs"
 _COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
+ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
 
 
 class JournalError(HotStreakError):
@@ -104,7 +105,7 @@ def classify(path: str, exc: BaseException, writing: bool = False) -> JournalErr
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) and (
             "not a database" in low or "malformed" in low or "encrypted" in low) or "no such" in low:
         return cls(path, "damaged", f"the file is damaged ({msg})",
-                   "it is moved aside and a new journal started; see README 'Undo, resume and the journal'")
+                   ASIDE)
     if "full" in low or getattr(exc, "errno", None) == 28:
         return cls(path, "unwritable", f"can't save ({msg})", "free space on the SD card")
     if "readonly" in low or "read-only" in low or "permission" in low or isinstance(exc, PermissionError):
@@ -132,17 +133,17 @@ def check_file(path: str) -> None:
     except OSError as exc:
         raise classify(path, exc) from None
     if size == 0:
-        raise JournalError(path, "damaged", "the file is empty (0 bytes)", "it is moved aside and a new journal started")
+        raise JournalError(path, "damaged", "the file is empty (0 bytes)", ASIDE)
     if not head.startswith(MAGIC):
         raise JournalError(path, "damaged", "the file is not an SQLite journal",
-                           "it is moved aside and a new journal started")
+                           ASIDE)
     if len(head) >= 32:
         page = int.from_bytes(head[16:18], "big")
         page = 65536 if page == 1 else page
         pages = int.from_bytes(head[28:32], "big")
         if pages and size < page * pages:
             raise JournalError(path, "damaged", f"the file is truncated ({size} of {page * pages} bytes)",
-                               "it is moved aside and a new journal started")
+                               ASIDE)
 
 
 class Journal:
@@ -161,6 +162,7 @@ class Journal:
         self._db: sqlite3.Connection | None = None
         self.migrated_from: int | None = None
         self.problem: JournalError | None = None  # why it is open read-only (set by companion.kiosk.recovery)
+        self.scratch = False
         self._open()
 
     @classmethod
@@ -169,13 +171,13 @@ class Journal:
         :meth:`reopen` succeeds."""
         journal = cls.__new__(cls)
         journal.path, journal.timeout, journal.readonly = str(path), 2.0, True
-        journal._db, journal.migrated_from, journal.problem = None, None, problem
+        journal._db, journal.migrated_from, journal.problem, journal.scratch = None, None, problem, False
         return journal
 
     def reopen(self) -> None:
         """Open the file again for writing (after a read-only start); raises :class:`JournalError`."""
         self.close()
-        self.readonly = False
+        self.readonly, self.scratch = False, False
         try:
             self._open()
         except JournalError:
@@ -226,6 +228,7 @@ class Journal:
                 db.backup(memory)  # an older file seen read-only: migrate a copy in memory, not the file
                 db.close()
                 self._db = memory
+                self.scratch = True  # writes go to the copy (game summaries for history), never to the file
                 self._migrate(version)
             self._check_schema()
         except JournalError:
@@ -241,12 +244,12 @@ class Journal:
         if "inputs" not in tables:
             if self.readonly:  # an empty file seen read-only: nothing journaled yet
                 return
-            raise JournalError(self.path, "damaged", "has no inputs table", "it is moved aside and a new journal started")
+            raise JournalError(self.path, "damaged", "has no inputs table", ASIDE)
         columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
         missing = [c for c in (*_COLUMNS, "kind", "undone_by", "skipped") if c not in columns]
         if missing:
             raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
-                               "(renamed or edited by hand?)", "it is moved aside and a new journal started")
+                               "(renamed or edited by hand?)", ASIDE)
 
     def _migrate(self, version: int) -> None:
         """Bring a version 0/1 file (or a new one) to :data:`SCHEMA_VERSION` in one transaction."""
@@ -258,7 +261,7 @@ class Journal:
             missing = [c for c in _COLUMNS if c not in columns]
             if missing:
                 raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
-                                   "(renamed or edited by hand?)", "it is moved aside and a new journal started")
+                                   "(renamed or edited by hand?)", ASIDE)
             for statement in _V2.split(";"):
                 if statement.strip() and not (statement.strip().startswith("ALTER") and
                                               statement.split()[5] in columns):
@@ -300,7 +303,7 @@ class Journal:
     # ----- writing ----------------------------------------------------------------------------------
     def _write(self, fn: Any) -> Any:
         """Run ``fn(db)`` in one committed transaction; sqlite3/OS errors become :class:`JournalWriteError`."""
-        if self.readonly or self._db is None:
+        if self.readonly and not self.scratch or self._db is None:
             raise JournalWriteError(self.path, "unwritable", "can't save (the journal is open read-only)",
                                     "see the line logged at start")
         db = self._db

@@ -304,8 +304,16 @@ def check_config(path: str | None, notes: list[str]) -> list[Problem]:
     return []
 
 
+def check_journal(path: str | os.PathLike | None) -> list[Problem]:
+    """The kiosk's journal (companion.kiosk.recovery.check): damaged, newer, not writable, disk full, locked."""
+    if not path:
+        return []
+    from companion.kiosk.recovery import check
+    return [Problem("journal", problem, fix) for problem, fix in check(path)]
+
+
 def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port: str | None = None,
-               config_path: str | None = None,
+               config_path: str | None = None, journal_path: str | os.PathLike | None = None,
                which: Callable[[str], str | None] = shutil.which) -> Report:
     """Run every check against ``root``; a :class:`Report` with the problems in a fixed order."""
     report = Report()
@@ -317,4 +325,5 @@ def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port
     report.problems += check_espeak(which)
     report.problems += check_console_blank(root)
     report.problems += check_config(config_path, report.notes)
+    report.problems += check_journal(journal_path)
     return report
