@@ -49,6 +49,16 @@ def test_a_migrated_journal_gets_its_finished_games_into_history(old_journal):
     assert backfill(journal) == 0  # each older game is summarised once, ever
 
 
+def test_the_kiosk_summarises_older_games_in_its_idle_loop_passes(old_journal):
+    controller = Controller(Journal(old_journal))
+    assert controller.journal.games() == [] and controller.form is None
+    controller.step()
+    controller.step()
+    controller.step()
+    assert len(controller.journal.games()) == 2 and not controller.summarising
+    assert controller.form and "of the last 6" in controller.form
+
+
 def test_a_migrated_journal_reopens_without_migrating_again(old_journal):
     Journal(old_journal).close()
     again = Journal(old_journal)
@@ -108,9 +118,10 @@ def test_undo_marks_its_target_so_older_games_are_never_read(tmp_path):
 def test_a_thousand_finished_games_are_not_replayed_at_start(tmp_path, monkeypatch):
     journal = Journal(tmp_path / "journal.db")
     game = ["HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO", "HS15"]
-    for _ in range(1000):
-        for text in game:
-            journal.append(text, "scan", 0.0, {"side_bet_order": list(range(12))} if "PLAYERS" in text else {})
+    order = json.dumps({"side_bet_order": list(range(12))})
+    rows = [(t, order if "PLAYERS" in t else "{}", "new" if t == "HS-NEW" else None) for _ in range(1000) for t in game]
+    journal._write(lambda db: db.executemany(
+        "INSERT INTO inputs (at, source, text, data, kind) VALUES (0, 'scan', ?, ?, ?)", rows))
     applied = []
     from companion.rules import table as table_module
     real = table_module.Table.apply

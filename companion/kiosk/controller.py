@@ -132,6 +132,7 @@ class Controller:
         self.table = self._load(report=True)
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
         self._refresh_history()
+        self.summarising = True  # older games without a summary are summarised one per idle loop pass
         self.last_result: Result | None = None
 
     # ----- inputs -------------------------------------------------------------------------------------
@@ -228,6 +229,15 @@ class Controller:
         except JournalError as exc:
             log.warning("no mascot form (%s)", exc)
 
+    def _summarise_one(self) -> None:
+        try:
+            if history.backfill(self.journal, self.track, self.deck, limit=1) == 0:
+                self.summarising = False
+                self._refresh_history()
+        except JournalError as exc:
+            log.warning("older games not summarised (%s)", exc)
+            self.summarising = False
+
     # ----- journal trouble ----------------------------------------------------------------------------
     def _trouble(self, exc: JournalError) -> None:
         line = str(exc)
@@ -275,6 +285,8 @@ class Controller:
         now = self.clock()
         if self.problem is not None and now >= self._retry_at:
             self._retry(now)
+        elif not results and self.summarising:
+            self._summarise_one()
         while self.notices:
             notice = self.notices.pop(0)
             for sink in list(self.sinks):

@@ -86,21 +86,20 @@ def record(journal: Journal, entries: list[Entry], track: Any = None, deck: Any 
     return summary
 
 
-def backfill(journal: Journal, track: Any = None, deck: Any = None) -> int:
-    """Summarise every earlier game that has no summary yet (a migrated journal, a crash at game over);
-    the current game is left alone. Returns how many were made (each such game is replayed once, ever)."""
+def backfill(journal: Journal, track: Any = None, deck: Any = None, limit: int | None = None) -> int:
+    """Summarise earlier games that have no summary yet (a migrated journal, a crash at game over), at most
+    ``limit`` of them; the current game is left alone. Returns how many were made (0: none left). Each such
+    game is replayed once, ever; the kiosk calls this with ``limit=1`` when its loop is idle."""
     starts = journal.starts()
     done = journal.summarised()
-    todo = [s for s in starts[:-1] if s not in done]
-    if not todo:
-        return 0
-    entries = journal.effective(todo[0])
     made = 0
-    bounds = starts[starts.index(todo[0]):]
-    for start, nxt in zip(bounds, bounds[1:]):
-        if start in todo:
-            record(journal, [e for e in entries if start <= e.id < nxt], track, deck)
-            made += 1
+    for start, nxt in zip(starts, starts[1:]):
+        if start in done:
+            continue
+        if limit is not None and made >= limit:
+            break
+        record(journal, journal.effective(start, nxt), track, deck)
+        made += 1
     return made
 
 

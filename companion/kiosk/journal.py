@@ -387,11 +387,13 @@ class Journal:
             return []
         return [_row(r) for r in self._rows(f"{_SELECT} ORDER BY id")]
 
-    def effective(self, since: int = 0) -> list[Entry]:
-        """Every input that counts (each ``HS-UNDO`` took back the last input still counting), from ``since``."""
+    def effective(self, since: int = 0, until: int | None = None) -> list[Entry]:
+        """Every input that counts (each ``HS-UNDO`` took back the last input still counting), with ids from
+        ``since`` up to, not including, ``until``."""
         if self.readonly and not self._has_inputs():
             return []
-        return [_row(r) for r in self._rows(f"{_SELECT} WHERE id >= ? AND {_COUNTS} ORDER BY id", (since,))]
+        sql = f"{_SELECT} WHERE id >= ? AND id < ? AND {_COUNTS} ORDER BY id"
+        return [_row(r) for r in self._rows(sql, (since, until if until is not None else 2 ** 62))]
 
     def starts(self) -> list[int]:
         """The ids of every ``HS-NEW`` still in effect, oldest first (one per game)."""

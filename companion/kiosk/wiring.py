@@ -81,8 +81,6 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     pinger = WatchdogPinger(notifier, clock)
     controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
                             notices=notices)
-    from companion.kiosk.history import backfill
-    backfill(journal, track, deck)  # once per older game without a summary (a migrated journal)
     notes: dict[str, str] = {}
 
     def status() -> dict[str, str]:
