@@ -223,11 +223,11 @@ class Journal:
                 db.execute("PRAGMA synchronous=FULL")
                 if version < SCHEMA_VERSION:
                     self._migrate(version)
-            elif version < SCHEMA_VERSION and self._has_tables("inputs"):
-                memory = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-                db.backup(memory)  # an older file seen read-only: migrate a copy in memory, not the file
+            elif version < SCHEMA_VERSION:
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                db.backup(copy)  # an older file seen read-only: migrate a copy in memory, not the file
                 db.close()
-                self._db = memory
+                self._db = copy
                 self.scratch = True  # writes go to the copy (game summaries for history), never to the file
                 self._migrate(version)
             self._check_schema()
@@ -242,8 +242,6 @@ class Journal:
         db = self._conn()
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "inputs" not in tables:
-            if self.readonly:  # an empty file seen read-only: nothing journaled yet
-                return
             raise JournalError(self.path, "damaged", "has no inputs table", ASIDE)
         columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
         missing = [c for c in (*_COLUMNS, "kind", "undone_by", "skipped") if c not in columns]
@@ -371,38 +369,25 @@ class Journal:
     # ----- reading ----------------------------------------------------------------------------------
     def start_id(self) -> int:
         """The id of the latest ``HS-NEW`` still in effect (0 when there is none)."""
-        if self.readonly and not self._has_inputs():
-            return 0
         return int(self._rows("SELECT max(id) FROM inputs WHERE kind = 'new' AND undone_by IS NULL")[0][0] or 0)
 
     def current(self) -> list[Entry]:
         """The inputs that count since the latest game start still in effect: what replay needs."""
-        if self.readonly and not self._has_inputs():
-            return []
         return self.effective(self.start_id())
 
     def entries(self) -> list[Entry]:
         """Every row, undos and taken-back inputs included, oldest first."""
-        if self.readonly and not self._has_inputs():
-            return []
         return [_row(r) for r in self._rows(f"{_SELECT} ORDER BY id")]
 
     def effective(self, since: int = 0, until: int | None = None) -> list[Entry]:
         """Every input that counts (each ``HS-UNDO`` took back the last input still counting), with ids from
         ``since`` up to, not including, ``until``."""
-        if self.readonly and not self._has_inputs():
-            return []
         sql = f"{_SELECT} WHERE id >= ? AND id < ? AND {_COUNTS} ORDER BY id"
         return [_row(r) for r in self._rows(sql, (since, until if until is not None else 2 ** 62))]
 
     def starts(self) -> list[int]:
         """The ids of every ``HS-NEW`` still in effect, oldest first (one per game)."""
-        if self.readonly and not self._has_inputs():
-            return []
         return [r[0] for r in self._rows("SELECT id FROM inputs WHERE kind = 'new' AND undone_by IS NULL ORDER BY id")]
-
-    def _has_inputs(self) -> bool:
-        return self._has_tables("inputs")
 
     # ----- games ------------------------------------------------------------------------------------
     def record_game(self, start_id: int, end_id: int | None, at: float, summary: dict[str, Any]) -> None:
@@ -413,8 +398,6 @@ class Journal:
 
     def games(self, limit: int | None = None) -> list[dict[str, Any]]:
         """Summaries of the finished games whose start and finishing input both still count, newest first."""
-        if self.readonly and not self._has_tables("games"):
-            return []
         rows = self._rows(
             "SELECT g.summary FROM games g JOIN inputs s ON s.id = g.start_id JOIN inputs e ON e.id = g.end_id "
             "WHERE s.undone_by IS NULL AND e.undone_by IS NULL ORDER BY g.start_id DESC LIMIT ?",
@@ -423,12 +406,7 @@ class Journal:
 
     def summarised(self) -> set[int]:
         """Start ids that have a summary row (finished or not)."""
-        if self.readonly and not self._has_tables("games"):
-            return set()
         return {r[0] for r in self._rows("SELECT start_id FROM games")}
-
-    def _has_tables(self, name: str) -> bool:
-        return bool(self._rows("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)))
 
     def user_version(self) -> int:
         return int(self._rows("PRAGMA user_version")[0][0])
