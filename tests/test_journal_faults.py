@@ -119,6 +119,7 @@ def test_a_full_sd_card_refuses_then_plays_on_when_there_is_room(small_disk):
     assert (result.accepted, result.message) == (False, SAVE_FAILED)
     assert table.status() == before and len(table.journal.entries()) == rows
     assert "full" in table.controller.problem
+    assert any("disk is full" in problem for problem, _ in check(small_disk / "journal.db"))  # status, doctor
     filler.unlink()
     table.advance(RETRY_SECONDS)
     assert table.controller.problem is None

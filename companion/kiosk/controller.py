@@ -128,6 +128,7 @@ class Controller:
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
+        self._recorded: int | None = None  # first input id of the game last summarised at its end
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
         self.table = self._load(report=True)
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
@@ -170,12 +171,13 @@ class Controller:
             return Result(text, False, message=SAVE_FAILED)
         self._saved(now)
         if any(isinstance(e, NewGame) for e in events):
-            if self.entries:
+            if self.entries and self.entries[0].id != self._recorded:  # the game left behind, once
                 history.record(self.journal, self.entries, self.track, self.deck)
             self.entries, self.skipped = [], {}
         self.entries.append(entry)
         if any(isinstance(e, GameOver) for e in events):
             history.record(self.journal, self.entries, self.track, self.deck)
+            self._recorded = self.entries[0].id
             self._refresh_history()
         return Result(text, True, events)
 
