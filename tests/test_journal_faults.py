@@ -16,7 +16,7 @@ import threading
 
 import pytest
 
-from conftest import DATA, ROOT
+from conftest import DATA, ROOT, FakeClock
 from companion.kiosk.controller import RETRY_SECONDS, SAVE_FAILED, Controller, status_dict
 from companion.kiosk.journal import Journal, JournalError
 from companion.kiosk.recovery import check, move_aside, open_journal
@@ -143,7 +143,7 @@ def test_a_journal_on_a_read_only_card_starts_refusing_and_plays_on_once_writabl
         assert any("SD card" in n for n in notices)
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
-    controller.clock = lambda: 1e9  # the retry is due
+    controller.clock = lambda: 1e9  # the retry is due (a controller made on the real clock)
     controller.step()
     assert controller.problem is None and controller.handle("HS26").accepted
 
@@ -199,6 +199,35 @@ def test_a_root_owned_journal_under_the_service_user_refuses_with_a_clear_proble
     assert got["accepted"] is False and got["message"] == SAVE_FAILED and got["revealed"] == 1
     assert str(folder / "journal.db") in got["problem"] and "can't save" in got["problem"]
     assert "Traceback" not in out.stderr
+
+
+def test_a_journal_that_cannot_even_be_opened_leaves_the_kiosk_up_and_refusing(small_disk, caplog):
+    path = small_disk / "journal.db"  # not made yet, on a card that is read-only
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    journal, notices = open_journal(path)
+    clock = FakeClock()
+    controller = Controller(journal, notices=notices, clock=clock)
+    ticks: list[float] = []
+    controller.on_tick = ticks.append
+    assert controller.table.phase == "new-game" and str(path) in controller.problem
+    assert controller.handle("HS-NEW").message == SAVE_FAILED
+    clock.advance(RETRY_SECONDS)
+    controller.step()  # the retry fails again, quietly: still up, same problem
+    assert str(path) in controller.problem and controller.handle("HS-NEW").message == SAVE_FAILED
+    assert ticks == [clock.t] and controller._retry_at == clock.t + RETRY_SECONDS  # it did try again
+    assert sum(r.levelname == "ERROR" for r in caplog.records) == 1
+    subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+    clock.advance(RETRY_SECONDS)
+    controller.step()
+    assert controller.problem is None and controller.handle("HS-NEW").accepted
+    assert Journal(path).current()[0].text == "HS-NEW"
+
+
+def test_a_journal_whose_folder_is_a_file_is_one_line(tmp_path):
+    (tmp_path / "not-a-folder").write_text("x")
+    with pytest.raises(JournalError) as err:
+        open_journal(tmp_path / "not-a-folder" / "journal.db")
+    assert err.value.kind == "path" and "not-a-folder" in str(err.value)
 
 
 # ----- a journal damaged at start is moved aside ------------------------------------------------------

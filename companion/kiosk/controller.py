@@ -229,7 +229,8 @@ class Controller:
         try:
             self.form = history.form_line(self.journal.games(limit=history.FORM_RACES))
         except JournalError as exc:
-            log.warning("no mascot form (%s)", exc)
+            if self.problem is None:  # else already said
+                log.warning("no mascot form (%s)", exc)
 
     def _summarise_one(self) -> None:
         try:
@@ -237,7 +238,8 @@ class Controller:
                 self.summarising = False
                 self._refresh_history()
         except JournalError as exc:
-            log.warning("older games not summarised (%s)", exc)
+            if self.problem is None:
+                log.warning("older games not summarised (%s)", exc)
             self.summarising = False
 
     # ----- journal trouble ----------------------------------------------------------------------------

@@ -106,11 +106,17 @@ def classify(path: str, exc: BaseException, writing: bool = False) -> JournalErr
             "not a database" in low or "malformed" in low or "encrypted" in low) or "no such" in low:
         return cls(path, "damaged", f"the file is damaged ({msg})",
                    ASIDE)
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return cls(path, "path", f"its folder cannot be made ({msg})",
+                   "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
     if "full" in low or getattr(exc, "errno", None) == 28:
         return cls(path, "unwritable", f"can't save ({msg})", "free space on the SD card")
     if "readonly" in low or "read-only" in low or "permission" in low or isinstance(exc, PermissionError):
         return cls(path, "unwritable", f"can't save ({msg})",
                    "make the file and its folder writable by the service user (sudo chown -R hotstreak: FOLDER)")
+    if "unable to open" in low:
+        return cls(path, "unwritable", f"can't save ({msg})", "check that the SD card is mounted read-write and the "
+                   "folder is writable by the service user (sudo chown -R hotstreak: FOLDER)")
     if "locked" in low or "busy" in low:
         return cls(path, "unwritable", f"can't save ({msg})",
                    "another program holds the journal; close it (an open sqlite3 shell, a copy in progress)")
@@ -295,15 +301,18 @@ class Journal:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
-            raise JournalError(self.path, "unwritable", "is closed", "restart the kiosk")
+            p = self.problem
+            raise JournalError(self.path, p.kind, p.what, p.fix) if p else JournalError(
+                self.path, "unwritable", "is closed", "restart the kiosk")
         return self._db
 
     # ----- writing ----------------------------------------------------------------------------------
     def _write(self, fn: Any) -> Any:
         """Run ``fn(db)`` in one committed transaction; sqlite3/OS errors become :class:`JournalWriteError`."""
         if self.readonly and not self.scratch or self._db is None:
-            raise JournalWriteError(self.path, "unwritable", "can't save (the journal is open read-only)",
-                                    "see the line logged at start")
+            p = self.problem
+            raise JournalWriteError(self.path, "unwritable", p.what, p.fix) if p else JournalWriteError(
+                self.path, "unwritable", "can't save (the journal is open read-only)", "see the line logged at start")
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
