@@ -26,8 +26,8 @@ def old_journal(tmp_path):
     return path
 
 
-def test_the_fixture_is_a_journal_of_the_first_schema():
-    con = sqlite3.connect(f"file:{V0}?mode=ro", uri=True)
+def test_the_fixture_is_a_journal_of_the_first_schema(old_journal):
+    con = sqlite3.connect(f"file:{old_journal}?mode=ro", uri=True)  # a copy: the fixture itself is never opened
     assert con.execute("PRAGMA user_version").fetchone()[0] == 0
     assert [r[1] for r in con.execute("PRAGMA table_info(inputs)")] == ["id", "at", "source", "text", "data"]
 
