@@ -187,6 +187,11 @@ def test_the_controller_stores_the_configured_variant_with_a_new_game():
         controller.handle("HS-STANDARD")
         controller.handle("HS-PLAYERS-3")
         assert controller.table.game.variant is Variant.STANDARD
+        # the choice is stored with the count too: a replay from the count alone gives the same game
+        assert journal.effective()[-1].data["variant"] == "standard"
+        table = Table()
+        table.apply("HS-PLAYERS-3", journal.effective()[-1].data)
+        assert table.game.variant is Variant.STANDARD
 
 
 # ----- open-variant bets --------------------------------------------------------------------------------------

@@ -138,7 +138,8 @@ class Controller:
         return result
 
     def _apply(self, text: str, source: str, now: float) -> Result:
-        data = realise(text, self.rng, self.variant)
+        chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
+        data = realise(text, self.rng, chosen.value if chosen is not None else self.variant)
         entry = self.journal.append(text, source, self.wall(), data)
         try:
             events = self.table.apply(text, data)

@@ -66,8 +66,9 @@ def side_bet_count() -> int:
 def realise(text: str, rng: random.Random, variant: str = "standard") -> dict[str, Any]:
     """Draw the randomness an input needs, to be stored with it in the journal (never re-drawn on replay).
 
-    A player-count code gets the shuffled order of the side bet cards for the new game and ``variant``, the
-    configured default variant ("standard" or "open") for a game where none is scanned.
+    A player-count code gets the shuffled order of the side bet cards for the new game and ``variant``: the
+    variant chosen with HS-OPEN/HS-STANDARD before it, else the configured default ("standard" or "open"), so
+    a replay that starts at the player count gives the same game.
     """
     try:
         code = parse_code(text)
