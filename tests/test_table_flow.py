@@ -51,6 +51,8 @@ def test_with_no_scan_each_race_asks_the_next_card_not_asked_yet_and_says_it_is_
     table = table_with(3, "HS-GO")
     game = table.game
     assert game.side_bet == "knockout" and not game.stack.scanned
+    assert game.to_dict()["side_bet_note"] == ("The kiosk answers side bet card 7 (HS-S07); if the stack shows "
+                                               "another card, scan it.")
     assert status_dict(table)["side_bet"] == {"card": "knockout", "code": "HS-S07", "question": game.stack.card().question,
                                               "answer": None, "scanned": False}
     for text in ("HS-GO", "HS-GO", *RACE_1, "HS-GO"):
@@ -67,6 +69,7 @@ def test_a_scanned_card_is_the_question_and_a_card_asked_before_is_refused_even_
     events = table.apply("HS-S12")  # the table's stack shows any-dq, the kiosk assumed knockout
     assert events == [SideBetShown("any-dq", 12, game.stack.card().question, 1)]
     assert game.side_bet == "any-dq" and status_dict(table)["side_bet"]["scanned"] is True
+    assert game.to_dict()["side_bet_note"] is None
     refused(table, "HS-S06", "already HS-S12", "HS-UNDO")  # a second, different card in the same race
     assert table.apply("HS-S12")[0].card_id == "any-dq"  # the same card again just shows it again
     for text in ("HS-GO", "HS-GO", *RACE_1, "HS-GO"):

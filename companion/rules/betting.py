@@ -119,8 +119,10 @@ def load_tickets(path: str | Path | None = None) -> TicketTable:
                     c.problem(f"{kind}.{level}.{s}", f"missing (expected {what})")
                 elif len(amounts) != length:
                     c.problem(f"{kind}.{level}.{s}", f"{amounts} has {len(amounts)} amounts (expected {length}: {what})")
+                elif kind == "mascot":
+                    mascot[(level, s)] = tuple(amounts)
                 else:
-                    (mascot if kind == "mascot" else side)[(level, s)] = tuple(amounts)  # type: ignore[index]
+                    side[(level, s)] = (amounts[0], amounts[1])
     double = _table(c, data, "double", "")
     c.unknown_keys(double, {"race", "factor"}, "double.")
     double_race = c.integer(double, "race", "double.", 1, 100)

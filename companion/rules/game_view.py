@@ -39,6 +39,17 @@ def double_prompt(game: "Game") -> str | None:
     return DOUBLE_PROMPT if game.seats_without_double or game.picks == 0 else None
 
 
+def side_bet_note(game: "Game") -> str | None:
+    """While the side bet can still change (setup, betting before the first bet) and the kiosk only assumed
+    it from its own order: a line telling the Dealer which card it answers, to check against the stack."""
+    card = game.stack.card()
+    if card is None or game.stack.scanned or game.phase not in (Phase.SETUP, Phase.BETTING):
+        return None
+    if game.picks or game.book.tracked:
+        return None
+    return f"The kiosk answers side bet card {card.number} ({card.code}); if the stack shows another card, scan it."
+
+
 def expected(game: "Game") -> str:
     """What the game expects now, as the tail of a refusal message ("expected ...")."""
     p = game.phase
@@ -92,6 +103,7 @@ def game_dict(game: "Game") -> dict[str, Any]:
         "side_bet_question": card.question if card else None,
         "side_bet_code": card.code if card else None,
         "side_bet_scanned": game.stack.scanned,
+        "side_bet_note": side_bet_note(game),
         "side_bets_asked": list(game.stack.asked),
         "side_bet_happened": game.side_bet_happened,
         "side_bet_answer": game.side_bet_answer,
