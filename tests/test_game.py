@@ -291,8 +291,8 @@ def test_unknown_side_bet_order_refused():
 def test_module_examples_run():
     import doctest
 
-    from companion.rules import betting, game, setup, sidebets
-    for module in (betting, game, setup, sidebets):
+    from companion.rules import betting, game, open_bets, setup, sidebet_stack, sidebets
+    for module in (betting, game, open_bets, setup, sidebet_stack, sidebets):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
