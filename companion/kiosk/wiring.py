@@ -78,7 +78,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     journal = Journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
+                            variant=cfg.variant)
     chosen = resolve_mode(mode)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
