@@ -133,7 +133,9 @@ class Controller:
         if result.accepted:
             self._each("events", result.events, self.table, now)
         else:
-            log.info("refused %r: %s", text, result.message)
+            # debug only: the sinks show, say and print every refusal (ConsoleSink on stdout); an INFO line
+            # here printed each one a second time on the terminal and in the systemd journal
+            log.debug("refused %r: %s", text, result.message)
             self._each("refused", text, result.message or "", self.table, now)
         return result
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal import Journal
@@ -100,7 +101,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     odds = OddsSink() if display != "none" else None
     if odds is not None:
         sinks.append(odds)
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+    with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
+        sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
