@@ -1,4 +1,4 @@
-"""A whole game as a pure state machine driven by scanned codes (RULES.md sections 6-7).
+"""A whole game as a pure state machine driven by scanned codes (docs/rules.md sections 6-7).
 
 >>> from companion.rules.codes import parse_code
 >>> game = Game(3, side_bet_order=["any-dq", "knockout", "two-fallen"])
@@ -137,7 +137,7 @@ class Game:
         return game_view.prompt(self)
 
     def draft_order(self, race_no: int) -> list[int]:
-        """Seat indexes in pick order for race ``race_no`` (RULES.md 6): a snake over ``tickets_per_player``
+        """Seat indexes in pick order for race ``race_no`` (docs/rules.md 6): a snake over ``tickets_per_player``
         rounds, forward then back, starting one seat further clockwise each race (2 players: 1-2-2-1-1-2,
         then 2-1-1-2-2-1). Empty in the open variant."""
         n = self.players
@@ -379,7 +379,7 @@ class Game:
         return events
 
     def _settle_open(self, placings) -> list[Event]:
-        """Split the pots among this race's open bets (RULES.md 7); a seat without a bet gets nothing."""
+        """Split the pots among this race's open bets (docs/rules.md 7); a seat without a bet gets nothing."""
         happened = bool(self.side_bet_happened)
         seats = [s for s in range(self.players) if self.book.seat(s).mascot is not None]
         bets = [self.book.seat(s).to_bet(no_answer=not happened) for s in seats]

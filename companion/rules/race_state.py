@@ -1,4 +1,4 @@
-"""The values a race hands out (RULES.md 3-5): one mascot's state, the whole race, the outcome so far.
+"""The values a race hands out (docs/rules.md 3-5): one mascot's state, the whole race, the outcome so far.
 
 Also the row layout of the race's internal per-mascot lists (``LANE`` .. ``EXIT``), shared by
 :mod:`companion.rules.race` and :mod:`companion.rules.position`.
@@ -49,7 +49,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class RaceState:
-    """A snapshot of the whole race (RULES.md 4: folds made, pass number, reveals in this pass)."""
+    """A snapshot of the whole race (docs/rules.md 4: folds made, pass number, reveals in this pass)."""
 
     mascots: tuple[MascotState, ...]
     folds: int

@@ -6,7 +6,7 @@ does not fit. ``HS-UNDO`` is not applied here: undo is resolved by the journal (
 table is rebuilt by replay. Realised randomness (the side bet order of a new game) and the configured default
 variant arrive in ``data`` (stored with the player count, so a replay never depends on today's config).
 
-The variant (RULES.md 7) is chosen at new game: ``HS-OPEN`` or ``HS-STANDARD`` scanned before the player
+The variant (docs/rules.md 7) is chosen at new game: ``HS-OPEN`` or ``HS-STANDARD`` scanned before the player
 count, or right after it (before the first face-up card); else the configured default (``data["variant"]``).
 The standard game seats 2..8, so 9+ players always play open; ``HS-STANDARD`` with 9+ is refused.
 """
