@@ -120,7 +120,7 @@ def load_tickets(path: str | Path | None = None) -> TicketTable:
                 elif len(amounts) != length:
                     c.problem(f"{kind}.{level}.{s}", f"{amounts} has {len(amounts)} amounts (expected {length}: {what})")
                 else:
-                    (mascot if kind == "mascot" else side)[(level, s)] = tuple(amounts)  # type: ignore[index]
+                    (mascot if kind == "mascot" else side)[(level, s)] = tuple(amounts)  # type: ignore[assignment]
     double = _table(c, data, "double", "")
     c.unknown_keys(double, {"race", "factor"}, "double.")
     double_race = c.integer(double, "race", "double.", 1, 100)

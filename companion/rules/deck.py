@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from companion.rules.cards import Card
 from companion.rules.datafile import Checker, read_toml
@@ -39,7 +40,7 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[DeckCard]:
         return iter(self.cards)
 
     def __contains__(self, code: object) -> bool:
@@ -48,7 +49,8 @@ class Deck:
     def by_code(self, code: str) -> DeckCard:
         """The card with this label code (any case). Raises InvalidCardError naming the code."""
         try:
-            return self._by_code[code.strip().upper()]  # type: ignore[attr-defined]
+            card: DeckCard = self._by_code[code.strip().upper()]  # type: ignore[attr-defined]
+            return card
         except KeyError:
             first, last = self.cards[0].code, self.cards[-1].code
             raise InvalidCardError(f"unknown card code {code!r} (expected {first}..{last})") from None

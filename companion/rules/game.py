@@ -34,7 +34,7 @@ from typing import Any
 
 from companion.rules.codes import CardCode, Control, SideBetCode, TicketCode
 from companion.rules.betting import Bet, BettingError, Stacks, Ticket, TicketTable, bet_amount, load_tickets, settle
-from companion.rules.deck import Deck
+from companion.rules.deck import Deck, DeckCard
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import (CardLearned, DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
@@ -210,7 +210,7 @@ class Game:
         raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)")
 
     # ----- cards ------------------------------------------------------------------------------------
-    def _lookup(self, code: CardCode):
+    def _lookup(self, code: CardCode) -> DeckCard:
         try:
             return self.deck.by_code(code.code)
         except HotStreakError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.deck import Deck
@@ -18,6 +18,9 @@ from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
+
+if TYPE_CHECKING:
+    from companion.rules.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +74,7 @@ class Table:
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
         self.track = track
         self.deck = deck
-        self.game = None  # companion.rules.game.Game once the player count is known
+        self.game: Game | None = None  # companion.rules.game.Game once the player count is known
 
     @property
     def phase(self) -> str:
