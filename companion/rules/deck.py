@@ -14,7 +14,6 @@ from typing import Iterator
 from companion.rules.cards import Card
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import InvalidCardError
-from companion.rules.mascots import Mascot
 
 CODE_PATTERN = re.compile(r"^HS[0-9]{2,3}$")
 
@@ -58,10 +57,6 @@ class Deck:
     @property
     def starting_cards(self) -> tuple[DeckCard, ...]:
         return tuple(c for c in self.cards if c.starting)
-
-    def of_mascot(self, mascot: Mascot | None) -> tuple[DeckCard, ...]:
-        """The cards naming ``mascot``; None gives the green multi cards."""
-        return tuple(c for c in self.cards if c.card.who is mascot)
 
     def lookup(self, text: str) -> tuple[Card, str | None]:
         """A label code (``HS15``) or a notation (``H+3``) -> (card, code or None).
