@@ -45,13 +45,13 @@ _KEYPAD = {71: "7", 72: "8", 73: "9", 74: "-", 75: "4", 76: "5", 77: "6", 78: "+
 
 def _layout(rows: dict[str, list[str]]) -> dict[int, tuple[str, str, str]]:
     """Key code -> (plain, shifted, AltGr) from rows of space-separated keys, each written as the characters
-    it types: ``"q"`` (a letter: shift gives the capital), ``"1!"``, ``"7/{"``; ``_`` for nothing."""
+    it types: ``"q"`` (a letter: shift gives the capital), ``"1!"``, ``"7/{"``."""
     out: dict[int, tuple[str, str, str]] = {}
     for row, keys in rows.items():
         for code, key in zip(_ROW_CODES[row], keys):
             if len(key) == 1 and key.isalpha():
                 key = key + key.upper()
-            chars = [("" if c == "_" else c) for c in key] + ["", ""]
+            chars = list(key) + ["", ""]
             out[code] = (chars[0], chars[1], chars[2])
     out[KEY_SPACE] = (" ", " ", "")
     return out
@@ -66,13 +66,13 @@ LAYOUTS: dict[str, dict[int, tuple[str, str, str]]] = {
     }),
     "de": _layout({
         "number": "^° 1! 2\"² 3§³ 4$ 5% 6& 7/{ 8([ 9)] 0=} ß?\\ ´`".split(),
-        "top": ["q", "w", "e", "r", "t", "z", "u", "i", "o", "p", "üÜ", "+*~", "#'"],
+        "top": ["qQ@", "w", "eE€", "r", "t", "z", "u", "i", "o", "p", "üÜ", "+*~", "#'"],
         "home": "a s d f g h j k l öÖ äÄ".split(),
-        "bottom": ["<>|", "y", "x", "c", "v", "b", "n", "m", ",;", ".:", "-_"],
+        "bottom": ["<>|", "y", "x", "c", "v", "b", "n", "mMµ", ",;", ".:", "-_"],
     }),
     "fr": _layout({
-        "number": ["²_", "&1", "é2~", "\"3#", "'4{", "(5[", "-6|", "è7`", "_8\\", "ç9^", "à0@", ")°]", "=+}"],
-        "top": ["a", "z", "e", "r", "t", "y", "u", "i", "o", "p", "^¨", "$£¤", "*µ"],
+        "number": ["²", "&1", "é2~", "\"3#", "'4{", "(5[", "-6|", "è7`", "_8\\", "ç9^", "à0@", ")°]", "=+}"],
+        "top": ["a", "z", "eE€", "r", "t", "y", "u", "i", "o", "p", "^¨", "$£¤", "*µ"],
         "home": ["q", "s", "d", "f", "g", "h", "j", "k", "l", "m", "ù%"],
         "bottom": ["<>", "w", "x", "c", "v", "b", "n", ",?", ";.", ":/", "!§"],
     }),

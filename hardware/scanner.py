@@ -320,7 +320,7 @@ def _open_serial(port: str, baud: int) -> Any:
 
 def _describe(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
-    if isinstance(exc, FileNotFoundError) or "No such file" in text:
+    if (isinstance(exc, FileNotFoundError) and exc.errno is not None) or "No such file" in text:
         return "port not found"
     return text.splitlines()[0][:120]
 
