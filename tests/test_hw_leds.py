@@ -260,3 +260,71 @@ def test_mock_window_draws_lanes_and_forwards_keys(monkeypatch):
         assert keys == ["u"]
     finally:
         strip.close()
+
+
+# ----- all off is the last frame on every exit path ----------------------------------------------------------
+class WatchedPixelStrip(FakePixelStrip):
+    """A fake rpi_ws281x strip that counts what the real one would do after its memory is freed."""
+
+    during_show = None  # called inside show(), e.g. to deliver a signal in the middle of a frame
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.after_cleanup = 0
+
+    def setPixelColorRGB(self, n, red, green, blue, white=0):
+        self.after_cleanup += self.cleaned
+        super().setPixelColorRGB(n, red, green, blue, white)
+
+    def show(self):
+        self.after_cleanup += self.cleaned
+        super().show()
+        if WatchedPixelStrip.during_show is not None:
+            hook, WatchedPixelStrip.during_show = WatchedPixelStrip.during_show, None
+            hook()
+
+
+@pytest.fixture
+def watched(fake_ws281x, monkeypatch):
+    fake_ws281x.PixelStrip = WatchedPixelStrip
+    before = signal.getsignal(signal.SIGTERM)
+    yield
+    WatchedPixelStrip.during_show = None
+    signal.signal(signal.SIGTERM, before)
+
+
+def test_sigterm_in_a_kiosk_loop_ends_with_all_off_and_nothing_after_cleanup(watched):
+    import threading
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda s, f: stop.set())   # what the kiosk installs first
+    strip = Ws281xStrip(3, brightness=1.0)
+    install_off_on_exit(strip)
+    frames = 0
+    while not stop.is_set():                                   # the main loop keeps rendering frames
+        strip.show([RED] * 3)
+        frames += 1
+        if frames == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+    strip.show([RED] * 3)      # a sink rendering once more on the way out
+    strip.close()              # the kiosk's close
+    strip.close()              # the atexit close: nothing more
+    signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)    # a second SIGTERM after the cleanup
+    fake = WatchedPixelStrip.instances[-1]
+    assert fake.cleaned and fake.after_cleanup == 0
+    assert fake.shown[-1] == [OFF] * 3
+
+
+def test_sigterm_in_the_middle_of_a_frame_exits_with_all_off_last(watched):
+    strip = Ws281xStrip(2, brightness=1.0)
+    install_off_on_exit(strip)                                 # no earlier handler: SystemExit(143)
+    handler = signal.getsignal(signal.SIGTERM)
+    WatchedPixelStrip.during_show = lambda: handler(signal.SIGTERM, None)
+    with pytest.raises(SystemExit) as exc:
+        try:
+            strip.show([WHITE, WHITE])                          # the signal lands inside this write
+        finally:
+            strip.close()
+    assert exc.value.code == 143
+    fake = WatchedPixelStrip.instances[-1]
+    assert fake.shown[-1] == [OFF, OFF] and fake.cleaned and fake.after_cleanup == 0
+    assert strip.closed
