@@ -41,7 +41,7 @@ LED_OPTION_KEYS = {"backend", "brightness", "order", "pin", "freq_hz", "dma", "i
                    "bits", "keep"}
 
 __all__ = ["ENV_VAR", "LED_BACKENDS", "MODEL_PATH", "MODES", "SCANNER_MODES", "Board", "Hardware", "NullScanner",
-           "detect_board", "make_hardware", "make_strip", "resolve_mode"]
+           "detect_board", "make_hardware", "make_scanner", "make_strip", "resolve_mode"]
 
 
 class NullScanner(Device):

@@ -78,7 +78,8 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     journal = Journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
+                            variant=cfg.variant)
     chosen = resolve_mode(mode, config=cfg.hardware)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     if cfg.led_count < lane_map.count:
