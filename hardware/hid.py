@@ -163,6 +163,8 @@ def encode(text: str, layout: str = "us", suffix: str = "\r") -> list[tuple[int,
 
 # ----- finding the scanner ----------------------------------------------------------------------------------
 BY_ID = "/dev/input/by-id"
+UDEV_LINK = "/dev/input/hotstreak-scanner"
+"""The name systemd/99-hotstreak-scanner.rules gives a keyboard scanner's event device."""
 SCANNER_WORDS = re.compile(r"barcode|scanner|scan|honeywell|zebra|symbol|datalogic|netum|eyoyo|tera|inateck|"
                            r"newland|opticon|metrologic|hand_?held|posiflex", re.I)
 
@@ -172,10 +174,13 @@ def keyboards(by_id: str = BY_ID) -> list[str]:
     return sorted(glob.glob(os.path.join(glob.escape(by_id), "*-event-kbd")))
 
 
-def find_scanner(by_id: str = BY_ID) -> str:
-    """The path of the keyboard scanner: the one keyboard whose name looks like a scanner (barcode, scanner,
-    a scanner maker), else the only keyboard there is. Raises LookupError saying what was found and which
-    config key to set when there is none or it is ambiguous."""
+def find_scanner(by_id: str = BY_ID, udev_link: str = UDEV_LINK) -> str:
+    """The path of the keyboard scanner: ``udev_link`` when the udev rule made it, else the one keyboard in
+    ``by_id`` whose name looks like a scanner (barcode, scanner, a scanner maker), else the only keyboard
+    there is. Raises LookupError saying what was found and which config key to set when there is none or it
+    is ambiguous."""
+    if udev_link and os.path.exists(udev_link):
+        return udev_link
     found = keyboards(by_id)
     if not found:
         raise LookupError(f"no keyboard device in {by_id} (is a keyboard-mode scanner plugged in?)")
@@ -233,14 +238,15 @@ class HidPort:
 
 
 def open_hid(path: str | None, layout: str = "us", *, device_factory: Callable[[str], Any] = _open_evdev,
-             by_id: str = BY_ID, wait: Callable[[Any, float], bool] = _wait_readable) -> HidPort:
-    """Open and grab the keyboard scanner at ``path`` (None or "": :func:`find_scanner` in ``by_id``).
+             by_id: str = BY_ID, udev_link: str = UDEV_LINK,
+             wait: Callable[[Any, float], bool] = _wait_readable) -> HidPort:
+    """Open and grab the keyboard scanner at ``path`` (None or "": :func:`find_scanner`).
 
     Raises LookupError when no scanner is found, OSError when the device cannot be opened (missing,
     permission: the service needs group ``input``) or is grabbed by another program (EBUSY), ImportError
     without python-evdev, ValueError for an unknown layout."""
     check_layout(layout)
-    target = path or find_scanner(by_id)
+    target = path or find_scanner(by_id, udev_link)
     device = device_factory(target)
     try:
         device.grab()

@@ -171,17 +171,20 @@ def test_unplug_busy_grab_and_replug_reconnect_with_backoff():
     assert sleeps == [0.5, 1]
 
 
-def test_find_scanner_by_id(tmp_path):
+def test_find_scanner_by_the_udev_link_then_by_id(tmp_path):
+    link = tmp_path / "hotstreak-scanner"
+    link.touch()
+    assert find_scanner(str(tmp_path / "by-id"), str(link)) == str(link)
     with pytest.raises(LookupError, match="no keyboard device"):
-        find_scanner(str(tmp_path))
+        find_scanner(str(tmp_path), "")
     (tmp_path / "usb-Logitech_USB_Keyboard-event-kbd").touch()
-    assert find_scanner(str(tmp_path)).endswith("usb-Logitech_USB_Keyboard-event-kbd")  # the only keyboard
+    assert find_scanner(str(tmp_path), "").endswith("usb-Logitech_USB_Keyboard-event-kbd")  # the only keyboard
     (tmp_path / "usb-NETUM_Barcode_Scanner_HID-event-kbd").touch()
     (tmp_path / "usb-NETUM_Barcode_Scanner_HID-if01-event-mouse").touch()
-    assert find_scanner(str(tmp_path)).endswith("usb-NETUM_Barcode_Scanner_HID-event-kbd")
+    assert find_scanner(str(tmp_path), "").endswith("usb-NETUM_Barcode_Scanner_HID-event-kbd")
     (tmp_path / "usb-Other_Barcode_Reader-event-kbd").touch()
     with pytest.raises(LookupError, match=r"3 keyboards .* set \[scanner\] hid_device"):
-        find_scanner(str(tmp_path))
+        find_scanner(str(tmp_path), "")
 
 
 def test_auto_mode_takes_the_serial_port_when_it_exists_else_the_keyboard_scanner(tmp_path):
@@ -196,7 +199,7 @@ def test_auto_mode_takes_the_serial_port_when_it_exists_else_the_keyboard_scanne
     present["/dev/hotstreak-scanner"] = True
     assert factory("x", 9600) == "serial port" and serial_opened == ["/dev/hotstreak-scanner"]
     none = either_port_factory("/dev/none", None, "us", lambda p, b: None, exists=lambda p: False,
-                               by_id=str(tmp_path))
+                               by_id=str(tmp_path), udev_link="")
     with pytest.raises(FileNotFoundError, match="no serial scanner at /dev/none and no keyboard device"):
         none("x", 9600)
 

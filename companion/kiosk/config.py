@@ -31,7 +31,7 @@ cache = ""                 # rendered voice cache; "" = ~/.cache/hotstreak
 mode = "auto"              # auto | serial | hid  (auto: the serial port if it exists, else a keyboard scanner)
 port = "/dev/hotstreak-scanner"   # serial (CDC) mode: the udev symlink (systemd/99-hotstreak-scanner.rules)
 baud = 9600
-hid_device = ""            # hid mode: the scanner's /dev/input/by-id/...-event-kbd; "" = find it
+hid_device = ""            # hid mode: the scanner's event device; "" = /dev/input/hotstreak-scanner, else found
 layout = "us"              # hid mode: the keyboard layout the scanner types in: us | de | fr
 repeat_window = 0.8        # seconds: the same code again within this is one scan
 max_length = 64            # longer lines are garbage

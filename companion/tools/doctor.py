@@ -123,6 +123,8 @@ def keyboard_mode_scanners(root: Path) -> list[str]:
     vendor id of a known scanner maker (/sys/class/input/*/id/vendor).
     """
     found: list[str] = []
+    if _inside(root, "/dev/input/hotstreak-scanner").exists():  # named by the udev rule
+        found.append("/dev/input/hotstreak-scanner")
     by_id = _inside(root, "/dev/input/by-id")
     if by_id.is_dir():
         for entry in sorted(by_id.iterdir()):
