@@ -1,6 +1,6 @@
 """The kiosk controller: inputs in (scanner, buttons, keys, scripts), journal, table, sinks out.
 
-One main loop (``Controller.run``) takes inputs from a thread-safe queue, stores each in the journal, applies
+One main loop (``Kiosk.run_forever`` calling ``Controller.step``) takes inputs from a thread-safe queue, stores each in the journal, applies
 it to the table and hands the events to the sinks (LED lights, screen, voice, status). Devices feed the queue
 from their own threads through ``submit``; nothing else touches the table.
 
@@ -15,10 +15,9 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable
 
 from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.rules.deck import Deck
@@ -48,22 +47,9 @@ class Result:
     message: str | None = None
 
 
-class Sink(Protocol):
-    """Something that shows or says what happens at the table. Every method must return quickly."""
-
-    def events(self, events: list[Event], table: Table, now: float) -> None: ...
-
-    def refused(self, text: str, message: str, table: Table, now: float) -> None: ...
-
-    def reset(self, table: Table, now: float) -> None: ...
-
-    def render(self, table: Table, now: float) -> None: ...
-
-    def close(self) -> None: ...
-
-
 class BaseSink:
-    """A sink that does nothing; subclass and override what you need."""
+    """A sink: something that shows or says what happens at the table; every method must return quickly.
+    This one does nothing; subclass and override what you need."""
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
         pass
@@ -114,7 +100,6 @@ class Controller:
         self.variant = variant  # the configured default variant, stored with each new game's player count
         self.inputs: queue.Queue[tuple[str, str]] = queue.Queue()
         self.table = self._rebuild()
-        self.last_result: Result | None = None
 
     # ----- inputs -------------------------------------------------------------------------------------
     def submit(self, text: str, source: str = "scan") -> None:
@@ -129,7 +114,6 @@ class Controller:
             result = self._undo(source, now)
         else:
             result = self._apply(text, source, now)
-        self.last_result = result
         if result.accepted:
             self._each("events", result.events, self.table, now)
         else:
@@ -185,11 +169,6 @@ class Controller:
         if self.on_tick:
             self.on_tick(now)
         return results
-
-    def run(self, stop: threading.Event, frame_interval: float = 1 / 30) -> None:
-        """Loop until ``stop`` is set: inputs as they come, a render at least every ``frame_interval`` s."""
-        while not stop.is_set():
-            self.step(timeout=frame_interval)
 
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
