@@ -20,6 +20,7 @@ import time
 from typing import Any, Iterable
 
 from companion.kiosk.journal import Entry, Journal, JournalError
+from companion.kiosk.legacy import apply_legacy
 from companion.rules.errors import HotStreakError
 from companion.rules.events import RaceEnded
 from companion.rules.game_events import GameOver
@@ -39,6 +40,7 @@ def summarise(entries: list[Entry], track: Any = None, deck: Any = None) -> dict
         try:
             events = table.apply(entry.text, entry.data)
         except HotStreakError:
+            apply_legacy(table, entry.text) if entry.legacy else None
             continue
         for event in events:
             game = table.game

@@ -10,7 +10,7 @@ on open, nothing lost):
 
 - ``inputs(id, at, source, text, data, kind, undone_by, skipped)``: ``at`` epoch seconds, ``source``
   scan|button|key|script, ``data`` a JSON object of realised randomness (never a seed), ``kind`` ``new`` for
-  ``HS-NEW``, ``undo`` for ``HS-UNDO``, else NULL; ``undone_by`` the id of the undo that took it back;
+  ``HS-NEW``, ``undo`` for ``HS-UNDO``, ``v0`` for any other input migrated from the first schema, else NULL; ``undone_by`` the id of the undo that took it back;
   ``skipped`` why replay could not apply it last time (kept, never deleted; it comes back when it applies).
 - ``games(start_id, end_id, at, summary)``: one JSON summary per game (companion.kiosk.history), keyed by
   the ``HS-NEW`` row that started it; ``end_id`` is the input that finished it (NULL: left unfinished).
@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS games (
     summary TEXT NOT NULL
 );
 """
-_SELECT = "SELECT id, at, source, text, data, skipped FROM inputs"
+_SELECT = "SELECT id, at, source, text, data, skipped, kind FROM inputs"
 _COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
 ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
 
@@ -78,7 +78,8 @@ class JournalWriteError(JournalError):
 @dataclass(frozen=True)
 class Entry:
     """One journaled input: ``at`` in seconds since the epoch, ``source`` scan|button|key|script;
-    ``skipped`` is why the last replay could not apply it (None when it applied)."""
+    ``skipped`` is why the last replay could not apply it (None when it applied); ``legacy`` marks an input
+    written by the first schema (companion.kiosk.legacy reads it the way that program meant it)."""
 
     id: int
     at: float
@@ -86,6 +87,7 @@ class Entry:
     text: str
     data: dict[str, Any] = field(default_factory=dict)
     skipped: str | None = None
+    legacy: bool = False
 
 
 def _kind(text: str) -> str | None:
@@ -94,7 +96,7 @@ def _kind(text: str) -> str | None:
 
 
 def _row(r: tuple) -> Entry:
-    return Entry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5])
+    return Entry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6] == "v0")
 
 
 def classify(path: str, exc: BaseException, writing: bool = False) -> JournalError:
@@ -283,6 +285,7 @@ class Journal:
                 else:
                     stack.append(entry_id)
             db.executemany("UPDATE inputs SET kind = ? WHERE id = ?", kinds)
+            db.execute("UPDATE inputs SET kind = 'v0' WHERE kind IS NULL")
             db.executemany("UPDATE inputs SET undone_by = ? WHERE id = ?", undone)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
