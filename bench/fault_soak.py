@@ -85,14 +85,15 @@ class Listener:
         self.sock.close()
 
 
-def start(folder: Path, db: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+def start(folder: Path, db: Path, env: dict[str, str] | None = None, voice: bool = False) -> subprocess.Popen:
     config = folder / "config.toml"
-    config.write_text(QUIET)
+    config.write_text("" if voice else QUIET)
     full = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     full.pop("HOTSTREAK_HARDWARE", None)
     with open(folder / "kiosk.log", "ab") as log:  # a file, not a pipe nobody reads (it would fill and block)
         return subprocess.Popen([sys.executable, "-m", "companion", "run", "--hardware", "mock", "--config",
-                                 str(config), "--db", str(db), "--display", "none", "--audio", "none", "--quiet"],
+                                 str(config), "--db", str(db), "--display", "none", "--audio", "mock" if voice else "none",
+                                 "--quiet"],
                                 stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=log, env=full, cwd=ROOT)
 
 
@@ -180,10 +181,10 @@ def kill_soak(folder: Path, games: int, kills_per_game: int, rng: random.Random)
 
 
 # ----- 2. garbage flood ---------------------------------------------------------------------------------
-def flood(folder: Path, lines: int, rng: random.Random) -> dict:
+def flood(folder: Path, lines: int, rng: random.Random, voice: bool = False) -> dict:
     db = folder / "journal.db"
     listener = Listener(folder)
-    proc = start(folder, db, listener.env(watchdog=0.2))
+    proc = start(folder, db, listener.env(watchdog=0.2), voice=voice)
     try:
         if not listener.wait_for("READY=1", 30):
             return {"error": "no READY"}
@@ -198,7 +199,7 @@ def flood(folder: Path, lines: int, rng: random.Random) -> dict:
         time.sleep(0.3)
         pings = [t0, *listener.pings(t0, t1 + 0.3)]
         gaps = [b - a for a, b in zip(pings, pings[1:])]
-        return {"lines": lines, "drained_s": round(t1 - t0, 2), "pings": len(pings) - 1,
+        return {"lines": lines, "voice": voice, "drained_s": round(t1 - t0, 2), "pings": len(pings) - 1,
                 "longest_ping_gap_s": round(max(gaps, default=float("nan")), 3),
                 "stored": len(texts(db)), "alive": proc.poll() is None}
     finally:
@@ -262,11 +263,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kills", type=int, default=8, help="kill -9 per game (default: %(default)s)")
     p.add_argument("--flood", type=int, default=5000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--voice", type=int, default=0, metavar="N",
+                   help="also a flood of N lines with the voice on (mock audio, real espeak-ng renders)")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     for name, run in (("kill -9", lambda d: kill_soak(d, args.games, args.kills, rng)),
                       ("garbage flood", lambda d: flood(d, args.flood, rng)),
-                      ("disk full", disk_full)):
+                      ("disk full", disk_full),
+                      *((("garbage flood, voice on", lambda d: flood(d, args.voice, rng, voice=True)),)
+                        if args.voice else ())):
         with tempfile.TemporaryDirectory() as tmp:
             result = run(Path(tmp))
         print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result.items()), flush=True)
