@@ -32,11 +32,16 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
     Raises JournalError (kind ``path`` or ``newer``) when the kiosk must not start."""
     path = str(path)
     try:
-        return Journal(path), []
+        journal = Journal(path)
     except JournalError as exc:
         if exc.kind in ("path", "newer"):
             raise
         problem = exc
+    else:
+        if journal.migrated_from is not None:
+            log.warning("journal %s: migrated from schema %d to %d (every input kept)", path, journal.migrated_from,
+                        SCHEMA_VERSION)
+        return journal, []
     if problem.kind == "damaged":
         try:
             aside = move_aside(path, now)
