@@ -1,7 +1,7 @@
 """Per-mascot colours, in one place for the screen and the LED lights.
 
 Colours are ``(r, g, b)`` tuples of ints 0-255. Keys are the lower-case mascot names plus ``green`` for the
-green multi cards (RULES.md 2). The config's ``[colours]`` defaults are these (``hotstreak config`` shows
+green multi cards (docs/rules.md 2). The config's ``[colours]`` defaults are these (``hotstreak config`` shows
 them as ``"#rrggbb"``), and the LED strip and the screen take the same table.
 
 The mascot colours are chosen so that people with colour-vision deficiency can tell every pair apart: each

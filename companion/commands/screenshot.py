@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 
+from companion.commands.outpath import output_file
 from companion.screen.model import SCREENS
 
 
@@ -30,14 +31,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
+    out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.screen.draw import Screen
     from companion.screen.model import sample_model
     model = sample_model(args.screen)
-    screen = Screen(size, driver="dummy")
+    screen = Screen.offscreen(size)
     try:
         screen.draw(model, args.now)
-        screen.save(args.out)
+        screen.save(str(out))
     finally:
         screen.close()
     print(f"wrote {args.out} ({args.screen}, {size[0]}x{size[1]})")

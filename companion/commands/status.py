@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from companion.kiosk.config import load_config
@@ -27,13 +28,24 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
                          "give it with --db or paths.journal)")
-    with Journal(path) as journal:
-        table = replay(journal.effective(), load_track(cfg.track), load_deck(cfg.deck))
+    from companion.kiosk.journal import JournalError
+    from companion.kiosk.recovery import check
+    try:
+        journal = Journal(path)
+    except JournalError as exc:
+        if exc.kind != "unwritable":
+            raise
+        journal = Journal(path, readonly=True)
+    with journal:
+        table = replay(journal.current(), load_track(cfg.track), load_deck(cfg.deck))
+    for problem, fix in check(path):  # on stderr, so --json stays one object
+        print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)
     if args.json:
         print(json.dumps(status))
     else:
-        print(f"phase {status['phase']}, race {status['race']}, {status['players']} players, "
+        print(f"phase {status['phase']}, {status['variant'] or 'no'} game, race {status['race']}, "
+              f"{status['players']} players, "
               f"pass {status['pass']}, card {status['revealed']}")
         for name, m in status["mascots"].items():
             if m["status"] == "racing":
@@ -44,6 +56,17 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {name}: {m['status']}")
         if status["placings"]:
             print("  placings: " + ", ".join(f"{k} {v}" for k, v in status["placings"].items()))
-        if status["money"]:
-            print("  money: " + ", ".join(f"seat {i + 1} ${m}" for i, m in enumerate(status["money"])))
+        side = status["side_bet"]
+        if side["card"]:
+            answer = {None: "not answered yet", True: "YES", False: "NO"}[side["answer"]]
+            how = "scanned" if side["scanned"] else "assumed: the kiosk's next card, scan the real one if it differs"
+            print(f"  side bet {side['code']} ({side['card']}, {how}): {side['question']} {answer}")
+        for seat in status["seats"]:
+            if seat["bet"]:
+                bet = seat["bet"]
+                held = f"{bet['mascot'] or '-'} and {bet['answer'] or '-'}"
+            else:
+                held = ", ".join(f"{t['ticket']} {t['side']}" for t in seat["tickets"]) or "no tickets"
+            double = f", double: {seat['double']}" if seat["double"] else ""
+            print(f"  {seat['name']}: ${seat['money']}, {held}{double}")
     return 0

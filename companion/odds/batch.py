@@ -1,4 +1,4 @@
-"""Many races at once as numpy arrays, and their podium (RULES.md 5): the data of the odds' fast core.
+"""Many races at once as numpy arrays, and their podium (docs/rules.md 5): the data of the odds' fast core.
 
 A :class:`Batch` holds ``n`` races in lockstep, one row per race and one column per mascot (``MASCOTS`` order):
 arrays of shape ``(n, 4)`` for lane, space, fallen, facing, status, paid place, exit and DQ group size, plus
@@ -139,7 +139,7 @@ class Batch:
 
     @property
     def edge(self) -> int:
-        """The first space still on the track (RULES.md 4)."""
+        """The first space still on the track (docs/rules.md 4)."""
         return self.geo.edges[self.folds]
 
     def running(self) -> np.ndarray:
@@ -157,7 +157,7 @@ class Batch:
 
     def force_end(self) -> int:
         """End every race still running as if it had ended now: racing mascots take the open places by how
-        far ahead they are (RULES.md 5). Used for races cut off after a pass limit; returns how many."""
+        far ahead they are (docs/rules.md 5). Used for races cut off after a pass limit; returns how many."""
         ix = np.flatnonzero(self.running())
         _check_end(self, ix, force=True)
         return len(ix)
@@ -223,7 +223,7 @@ def _count(mask: np.ndarray) -> np.ndarray:
 
 
 
-# ----- podium (RULES.md 5) --------------------------------------------------------------------------------
+# ----- podium (docs/rules.md 5) --------------------------------------------------------------------------------
 def _dq(b: Batch, ix: np.ndarray, mask: np.ndarray, exit_code: int) -> None:
     """DQ ``mask[r]`` (bool ``(len(ix), 4)``) of race ``ix[r]`` at the same time: they take the worst open
     places together, each paid as the worst."""

@@ -1,4 +1,4 @@
-"""Many races at once in numpy: the fast core behind the odds (RULES.md sections 3-5).
+"""Many races at once in numpy: the fast core behind the odds (docs/rules.md sections 3-5).
 
 :func:`reveal` resolves one card per race of a :class:`~companion.odds.batch.Batch`, each race its own card;
 the loop runs over reveals while every race advances together. The arrays, the card table and the podium
@@ -32,7 +32,7 @@ def play(batch: Batch, table: CardTable, seq: np.ndarray) -> None:
 
 def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
     """Resolve one revealed card per race (``cards``: shape ``(n,)`` ids into ``table``), then the end of
-    the pass after its last reveal: fold, DQ under the mat, reshuffle (RULES.md 3-4). Races already over
+    the pass after its last reveal: fold, DQ under the mat, reshuffle (docs/rules.md 3-4). Races already over
     are left unchanged."""
     b.revealed += 1
     who = table.who.take(cards)
@@ -61,7 +61,7 @@ def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
     if b.revealed >= b.geo.per_pass:
         _end_pass(b)
 
-# ----- one mascot (RULES.md 3) ----------------------------------------------------------------------------
+# ----- one mascot (docs/rules.md 3) ----------------------------------------------------------------------------
 def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
     """Mascot ``w`` entered its space in race ``ix``: every other racing mascot there falls or is knocked out."""
     cell = ix * M + w
@@ -83,7 +83,7 @@ def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
 
 def _walk(b: Batch, ix: np.ndarray, w: np.ndarray, d: np.ndarray, steps: np.ndarray) -> None:
     """Step ``steps`` spaces in direction ``d`` one at a time: collisions on the way, then off the back or
-    across the line (RULES.md 3). The other mascots do not move during a walk and the mover never enters a
+    across the line (docs/rules.md 3). The other mascots do not move during a walk and the mover never enters a
     space twice, so the steps that collide are found up front and the walk jumps from one to the next."""
     keep = steps > 0
     if not keep.all():
@@ -183,7 +183,7 @@ _SINGLE = {NOP: _nop, RECOVER: _s_recover, MOVE: _s_move, STAR: _s_star, TURN: _
            LEFT: _s_swerve(-1), RIGHT: _s_swerve(1)}
 
 
-# ----- green multi cards: everyone at once, no collisions, no finishing (RULES.md 3) ------------------------
+# ----- green multi cards: everyone at once, no collisions, no finishing (docs/rules.md 3) ------------------------
 def _g_recover(b: Batch, ix, amt) -> None:
     active = _rows(b.status, ix) == RACING
     _set_rows(b.fallen, ix, _rows(b.fallen, ix) & ~active)

@@ -1,7 +1,7 @@
-"""Live odds: the probability of each paid place per mascot, before and during a race (RULES.md 4, 5, 7).
+"""Live odds: the probability of each paid place per mascot, before and during a race (docs/rules.md 4, 5, 7).
 
 What is known: the race deck's face-up cards, the player count (how many cards the players added face down,
-RULES.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (its position and every card
+docs/rules.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (its position and every card
 revealed so far). Every race deck holds 18 cards; the cards not known to be in it are drawn uniformly from
 the cards not known to be elsewhere (the rest of the 53). The estimator samples those unknown cards and the
 card order (burn 3 face down, 15 reveals per pass, reshuffle all 18 each pass), plays the races in the
@@ -51,7 +51,7 @@ class Odds:
     ``dq[m]`` = P(disqualified). ``stderr[m]`` = standard errors of (p1, p2, p3, p4, dq): sqrt(p(1-p)/n) for
     sampled estimates, 0 when ``exact``. ``samples`` = races simulated (or orderings enumerated).
     ``unknown`` = cards of the race deck not known; ``cut`` = sampled races still running after ``max_passes``
-    passes, ended there by the remaining-place rule (RULES.md 5).
+    passes, ended there by the remaining-place rule (docs/rules.md 5).
     """
 
     samples: int

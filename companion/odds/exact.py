@@ -1,4 +1,4 @@
-"""Exact odds late in a pass: every ordering of the reveals left in the pass with its probability (RULES.md 4).
+"""Exact odds late in a pass: every ordering of the reveals left in the pass with its probability (docs/rules.md 4).
 
 Used by :func:`companion.odds.estimate.estimate` when the orderings are few (at most its ``exact_limit``).
 """

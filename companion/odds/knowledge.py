@@ -1,4 +1,4 @@
-"""What is known of a race deck before and during a race (RULES.md 4, 7): the face-up cards, the cards revealed
+"""What is known of a race deck before and during a race (docs/rules.md 4, 7): the face-up cards, the cards revealed
 so far, the count of cards the players add face down, and the pool the unknown cards come from.
 
 >>> from companion.rules import Race
@@ -22,7 +22,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 12
 
 
 def hidden_cards(players: int) -> int:
-    """Cards the players add face down before a race (RULES.md 7): 2 each with 2 players, 1 each with 3-8,
+    """Cards the players add face down before a race (docs/rules.md 7): 2 each with 2 players, 1 each with 3-8,
     none with 9 or more (the open variant). Raises ValueError outside 2..12."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"player count {players!r} is out of range (expected {MIN_PLAYERS}..{MAX_PLAYERS})")
@@ -45,7 +45,7 @@ class DeckKnowledge:
 
 
 def deck_knowledge(known: Sequence[str], players: int, race: Race, hidden: int | None = None) -> DeckKnowledge:
-    """Work out the known cards and the pool (RULES.md 7). ``known`` are label codes or notation (a notation
+    """Work out the known cards and the pool (docs/rules.md 7). ``known`` are label codes or notation (a notation
     stands for the first card with it not given yet). Raises ValueError / InvalidCardError naming the bad
     value: an unknown card, a card given twice, more face-up cards than the player count leaves room for,
     a revealed card that is not in the deck."""
