@@ -68,6 +68,9 @@ height = 0
 [audio]
 voice = true               # speak the race call (espeak-ng)
 effects = true
+
+[players]
+names = []                 # default player names by seat, e.g. ["Ann", "Bram"]; names typed at the table win
 """
 
 
@@ -125,6 +128,7 @@ class Config:
     height: int = 0
     voice: bool = True
     effects: bool = True
+    names: tuple[str, ...] = ()
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
         """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
@@ -161,7 +165,7 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "players"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"port", "baud", "repeat_window", "max_length"},
@@ -170,6 +174,7 @@ _SECTIONS = {
     "colours": {m.value for m in MASCOTS},
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
+    "players": {"names"},
 }
 
 
@@ -258,6 +263,10 @@ def parse_config(text: str, source: str = "config") -> Config:
         height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
+        names=tuple(" ".join(n.split()) for n in r.get(
+            "players.names", list, [], lambda v: len(v) <= 12 and all(
+                isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
+            "a list of at most 12 names of 0-16 printable characters")),
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")

@@ -99,7 +99,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     odds = OddsSink() if display != "none" else None
     if odds is not None:
         sinks.append(odds)
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds,
+                               submit=lambda text: controller.submit(text, "keyboard"))
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
@@ -108,7 +109,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
 
 
 def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], odds: Any = None) -> list[Any]:
+                      clock: Callable[[], float], odds: Any = None,
+                      submit: Callable[[str], Any] | None = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start."""
     sinks: list[Any] = []
     if display != "none":
@@ -123,9 +125,13 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
                 log.warning("no screen: %s; the race goes on without it", screen.reason)
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
+                from hardware.buttons import KeyButtons
+                keys = KeyButtons(hw.buttons.press) if hasattr(hw.buttons, "press") else None
                 sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
                                         leds=preview, lane_map=hw.lane_map,
-                                        odds=odds.current if odds is not None else (lambda: None)))
+                                        odds=odds.current if odds is not None else (lambda: None),
+                                        names=cfg.names, submit=submit,
+                                        on_key=keys.key if keys is not None else None))
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the race goes on without it", exc)
     if audio != "none" and (cfg.voice or cfg.effects):

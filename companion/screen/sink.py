@@ -1,22 +1,30 @@
-"""The screen's sink: draws the table on the display once per frame, with the LED preview on a desktop."""
+"""The screen's sink: draws the table on the display once per frame, with the LED preview on a desktop, and
+reads the window's keys (name entry, then u/g for the buttons) and its close button."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from companion.call import racecall
 from companion.kiosk.controller import BaseSink
 from companion.rules.events import Event
 from companion.rules.table import Table
+from companion.screen.keys import NameEntry
 
 
 class ScreenSink(BaseSink):
     """Draws the table on the display (``hardware.display``) once per render, with the running race call,
-    refusal messages for a few seconds, odds from ``odds()`` and device status from ``status()``."""
+    refusal messages for a few seconds, odds from ``odds()`` and device status from ``status()``.
+
+    ``names`` are the config's default player names by seat. ``submit(text)`` takes an input typed in the
+    window (``HS-NAME-<seat>:<name>``); ``on_key(key)`` gets the other key presses (``u``, ``g``, ``space``).
+    ``closed`` turns True when the window is closed.
+    """
 
     def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
                  status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
-                 leds: Any = None, lane_map: Any = None):
+                 leds: Any = None, lane_map: Any = None, names: Sequence[str] = (),
+                 submit: Callable[[str], Any] | None = None, on_key: Callable[[str], Any] | None = None):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -28,6 +36,12 @@ class ScreenSink(BaseSink):
         self.message: str | None = None
         self.message_at = 0.0
         self.money_before: dict[int, int] = {}
+        self.names = tuple(names)
+        self.submit = submit
+        self.on_key = on_key
+        self.entry = NameEntry()
+        self.closed = False
+        self._seats = 0
         self._next = 0.0
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
@@ -50,24 +64,53 @@ class ScreenSink(BaseSink):
         self.log.append("Undo")
         self._next = 0.0
 
+    def key(self, key: str, text: str = "") -> bool:
+        """One key press in the window: the name entry takes it first (``n`` opens it); returns True when it
+        did. A finished name is submitted as ``HS-NAME-<seat>:<name>``."""
+        consumed, submit = self.entry.key(key, text, seats=self._seats)
+        if submit is not None and self.submit is not None:
+            self.submit(submit)
+        if consumed:
+            self._next = 0.0
+        return consumed
+
+    def poll(self) -> None:
+        """Read the window's events: keys (name entry, else ``on_key``) and the close button."""
+        poll = getattr(self.display, "poll", None)
+        if poll is None:
+            return
+        import pygame
+        for event in poll():
+            if event.type == pygame.QUIT:
+                self.closed = True
+            elif event.type == pygame.KEYDOWN:
+                name = pygame.key.name(event.key)
+                if not self.key(name, getattr(event, "unicode", "")) and self.on_key is not None:
+                    self.on_key(name)
+
     def render(self, table: Table, now: float) -> None:
+        self._seats = table.game.players if table.game is not None else 0
+        self.poll()
         if now < self._next:
             return
         self._next = now + self.frame_interval
         from companion.screen.model import from_table
         model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                           odds=self.odds(), status=self.status(), money_before=self.money_before)
-        self.display.draw(model, now)
-        if self.leds is not None and model.screen == "race":
-            self._preview_leds(model)
+                           odds=self.odds(), status=self.status(), money_before=self.money_before,
+                           names=self.names, name_entry=self.entry.view())
+        if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
+            self.display.draw(model, now, self._preview_leds)
+        else:
+            self.display.draw(model, now)
         self.display.present()
 
-    def _preview_leds(self, model: Any) -> None:
+    def _preview_leds(self, surface: Any, model: Any) -> None:
         """Draw the LED strip's last frame as a thin band along the bottom of each lane's spaces."""
+        if model.screen != "race":
+            return
         import pygame
 
-        from companion.screen.draw import layout_for, space_rect
-        surface = self.display.surface
+        from companion.screen.layout import layout_for, space_rect
         layout = layout_for(surface.get_size(), model.track)
         frame = self.leds.last
         if not frame:
@@ -76,7 +119,7 @@ class ScreenSink(BaseSink):
             for space in range(1, layout.spaces + 1):
                 x, y, w, h = space_rect(lane, space, layout)
                 pixels = self.lane_map.pixels_for(lane, space)
-                band = max(3, h // 10)
+                band = max(3, h // 12)
                 for k, p in enumerate(pixels):
                     colour = frame[p] if p < len(frame) else (0, 0, 0)
                     px = x + k * w // len(pixels)

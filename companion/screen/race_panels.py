@@ -1,0 +1,156 @@
+"""The panels of the race screen: the running order with live odds, the last card (pictograms, its whole
+notation, the move it made), the race call and the money."""
+
+from __future__ import annotations
+
+from companion import colours as C
+from companion.call.racecall import ordinal
+from companion.screen.layout import KEY_CAP, Layout, card_tile_rect, order_rect, seat_rows
+from companion.screen.model import ScreenModel, running_order
+from companion.screen.widgets import Widgets, action_words, ink_on, shade
+
+BADGE_FILL = {"FINISHED": C.GOLD, "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
+              "OUT": C.OUT}
+
+
+class RacePanels(Widgets):
+    """Draws the race screen's panels (a mixin of the screen's Painter)."""
+
+    def running_order(self, model: ScreenModel, L: Layout) -> None:
+        u = L.unit
+        self.panel(L.order, "Running order", u)
+        if model.odds:
+            x, y, w, h = L.order
+            self.label("TO WIN", 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
+        for i, row in enumerate(running_order(model)[:4]):
+            x, y, w, h = order_rect(i, L)
+            cy = y + h // 2
+            if i:
+                self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), y), (x + w - int(16 * u), y),
+                                  max(1, int(2 * u)))
+            view = next(m for m in model.mascots if m.mascot == row.mascot)
+            out = view.status == "dq"
+            pos = f"{row.position}=" if row.tied else str(row.position)
+            r = int(min(h * 0.3, 34 * u))
+            mx = x + int(132 * u)
+            self.label(pos, KEY_CAP * 1.2 * u, (x + int(18 * u), cy), C.DIM_TEXT if out else C.TEXT, "midleft",
+                       max_w=mx - r - x - int(30 * u))
+            self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
+                        ring=C.GOLD if view.status == "finished" else None)
+            nx = mx + int(r * 1.7) + int(8 * u)
+            right = self._order_right(model, row, view, (x, y, w, h), u)
+            self.label(row.mascot.upper(), KEY_CAP * u, (nx, y + int(h * 0.36)),
+                       C.DIM_TEXT if out else C.TEXT, "midleft", max_w=right - nx - int(10 * u))
+            bx = nx
+            badges = list(row.badges)
+            if row.space is not None:
+                badges.append(f"SPACE {row.space}")
+            for b in badges:
+                fill = BADGE_FILL.get(b, shade(C.PANEL, 1.7))
+                pr = self.pill(b, 17 * u, (bx, y + int(h * 0.76)), fill)
+                bx = pr[0] + pr[2] + int(8 * u)
+
+    def _order_right(self, model, row, view, rect, u) -> int:
+        """The odds (racing) or the paid place (placed) at the right of a row; returns its left edge."""
+        x, y, w, h = rect
+        right = (x + w - int(22 * u), y + h // 2)
+        if view.place is not None:
+            colour = C.GOLD if view.status == "finished" else C.OUT_MARK
+            return self.label(ordinal(view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
+        if model.odds and row.mascot in model.odds:
+            p = model.odds[row.mascot][0]
+            return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, C.TEXT, "midright")[0]
+        return right[0]
+
+    def last_card(self, model: ScreenModel, L: Layout) -> None:
+        u = L.unit
+        x, y, w, h = self.panel(L.card, "Last card", u)
+        card = model.last_card
+        if card is None:
+            self.label("NO CARD YET", KEY_CAP * u, (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
+            return
+        col = C.colour(card.mascot)
+        ink = ink_on(col)
+        tile = card_tile_rect(L)
+        tw = tile[2]
+        self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
+        self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
+        who = "ALL" if card.mascot is None else card.mascot.upper()
+        self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
+        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(26 * u))
+        if card.code:
+            self.label(card.code, 18 * u, (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
+        ax = x + tw + int(28 * u)
+        aw = x + w - ax
+        actions = card.actions or (card.notation[1:],)
+        gap = int(16 * u)
+        size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
+        words = [action_words(a) for a in actions]
+        cap = min(self.fit_cap(wd, 18 * u, size + gap - 4) for wd in words)
+        for i, act in enumerate(actions):
+            bx = ax + i * (size + gap)
+            self.pg.draw.rect(self.surface, shade(C.PANEL, 1.5), (bx, y, size, size), border_radius=int(12 * u))
+            self.action_icon(act, (bx + size // 10, y + size // 10, size * 8 // 10, size * 8 // 10), col)
+            self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
+        top = y + size + int(44 * u)
+        self._move_lines(model, (ax, top, aw, y + h - top), u)
+
+    def _move_lines(self, model: ScreenModel, rect, u: float) -> None:
+        """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words)."""
+        x, y, w, h = rect
+        moves = model.moves[:3]
+        if not moves:
+            self.label("NOTHING MOVED", 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            return
+        step = min(int(70 * u), h // len(moves))
+        cap = min(28 * u, step * 0.42)
+        for i, mv in enumerate(moves):
+            ry = y + i * step + int(cap * 0.8)
+            cx = x
+            r = int(cap * 0.8)
+            self.mascot(mv.mascot, cx + r, ry, r)
+            cx += 2 * r + int(10 * u)
+            parts = []
+            if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
+                parts.append((str(mv.from_space), str(mv.to_space)))
+            if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
+                parts.append((f"LANE {mv.from_lane}", str(mv.to_lane)))
+            for a, b in parts:
+                cx = self.label(a, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(a)[0] + int(8 * u)
+                self.arrow((cx, ry), (cx + cap * 1.4, ry), C.GOLD, max(2, int(cap * 0.22)), cap * 0.6)
+                cx += int(cap * 1.4 + 8 * u)
+                cx = self.label(b, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(b)[0] + int(18 * u)
+            if mv.what:
+                word = {"out": "OUT OF BOUNDS", "knocked out": "KNOCKED OUT"}.get(mv.what, mv.what.upper())
+                fill = C.GOLD if mv.what in ("finished", "placed") else (C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
+                self.pill(word, cap * 0.7, (cx, ry), fill)
+
+    def race_call(self, model: ScreenModel, L: Layout) -> None:
+        u = L.unit
+        x, y, w, h = self.panel(L.log, "Race call", u)
+        cap = 17 * u
+        step = int(cap * 1.95)
+        n = max(1, h // step)
+        for i, line in enumerate(model.log[-n:]):
+            detail = line.startswith(" ")
+            self.label(line.strip(), cap, (x + (int(14 * u) if detail else 0), y + i * step),
+                       C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
+
+    def money(self, model: ScreenModel, rect, u: float, title: str = "Money") -> None:
+        x, y, w, h = self.panel(rect, title, u)
+        rows = seat_rows(model)
+        if not rows:
+            return
+        cols = 1 if len(rows) <= 5 else 2
+        per_col = -(-len(rows) // cols)
+        step = min(int(74 * u), h // per_col)
+        cap = min(KEY_CAP * u, step * 0.5)
+        cw = (w - int(30 * u) * (cols - 1)) // cols
+        for i, seat in enumerate(rows):
+            cx = x + (i // per_col) * (cw + int(30 * u))
+            cy = y + (i % per_col) * step + step // 2
+            amount = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")
+            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=amount[0] - cx - int(16 * u))
+
+
+__all__ = ["RacePanels"]

@@ -1,0 +1,242 @@
+"""The screens around the race: attract, setup, betting (the draft), payouts and game over."""
+
+from __future__ import annotations
+
+import math
+
+from companion import colours as C
+from companion.call.racecall import ordinal
+from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
+from companion.screen.model import MASCOT_ORDER, ScreenModel
+from companion.screen.widgets import Widgets, ink_on, shade
+
+POSITIVE = (90, 220, 110)
+
+
+def _frac(L: Layout, x: float, y: float, w: float, h: float) -> Rect:
+    return (round(L.width * x), round(L.height * y), round(L.width * w), round(L.height * h))
+
+
+def stack_title(stack: str) -> str:
+    return stack.upper()
+
+
+def pays_text(stack: str, pays: tuple[int, ...]) -> str:
+    """``(10, 7, 5)`` -> ``"10 7 5"``; YES/NO ``(15, -5)`` -> ``"+15 / -5"`` (right / wrong)."""
+    if stack in ("yes", "no"):
+        return " / ".join(f"{p:+d}" for p in pays if p != 0) or "0"
+    return " ".join(str(p) for p in pays)
+
+
+class OtherScreens(Widgets):
+    """Draws the screens other than the race (a mixin of the screen's Painter)."""
+
+    def odds_list(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """Each mascot's chance to win, large, in a 2x2 grid."""
+        x, y, w, h = self.panel(rect, "Chance to win", u)
+        if not model.odds:
+            self.label("NOT KNOWN YET", 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            return
+        names = [n for n in MASCOT_ORDER if n in model.odds]
+        cw, ch = w // 2, h // 2
+        for i, name in enumerate(names):
+            cx, cy = x + (i % 2) * cw, y + (i // 2) * ch + ch // 2
+            r = int(min(ch * 0.34, 30 * u))
+            self.mascot(name, cx + r, cy, r)
+            self.label(f"{round(model.odds[name][0] * 100)}%", KEY_CAP * u, (cx + int(r * 2.6), cy), C.TEXT,
+                       "midleft", max_w=cw - int(r * 2.8))
+
+    def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
+        u, w, h = L.unit, L.width, L.height
+        self.label("HOT STREAK", 150 * u, (w // 2, int(h * 0.27)), C.GOLD, "center", max_w=int(w * 0.9))
+        self.label("THE RACE CALLER", 30 * u, (w // 2, int(h * 0.4)), C.DIM_TEXT, "center")
+        r = int(70 * u)
+        for i, name in enumerate(MASCOT_ORDER):
+            cx = int(w * (0.2 + 0.2 * i))
+            cy = int(h * 0.58 + math.sin(now * 3.0 + i) * 14 * u)
+            self.mascot(name, cx, cy, r)
+            self.label(name.upper(), KEY_CAP * u, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
+                       max_w=int(w * 0.19))
+        self.label("SCAN NEW GAME, THEN THE NUMBER OF PLAYERS", KEY_CAP * u, (w // 2, int(h * 0.88)), C.TEXT,
+                   "center", max_w=int(w * 0.92))
+
+    def screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
+        u = L.unit
+        cols = (*MASCOT_ORDER, "green")
+        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), "Face-up cards scanned", u)
+        cw = aw // len(cols)
+        total = sum(len(v) for v in model.known_cards.values())
+        self.label(f"{total} CARDS KNOWN", 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        for i, name in enumerate(cols):
+            cx = x + i * cw + cw // 2
+            r = int(32 * u)
+            if name == "green":
+                self.pg.draw.circle(self.surface, C.colour("green"), (cx, y + r), r)
+                self.label("A", r * 0.95, (cx, y + r), C.BACKGROUND, "center")
+            else:
+                self.mascot(name, cx, y + r, r)
+            cards = model.known_cards.get(name, ())
+            step = min(int(56 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
+            for j, note in enumerate(cards):
+                self.label(note, min(30 * u, step * 0.55), (cx, y + 2 * r + int(22 * u) + j * step), C.colour(name),
+                           "midtop", max_w=cw - int(8 * u))
+        self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
+        self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
+        hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))
+        hx, hy, hw, hh = self.panel(hint, "What to do", u)
+        self.wrap("Scan the starting cards and the random face-up cards, then press GO. Or press GO at once "
+                  "if the app should not know the deck.", 26 * u, (hx, hy, hw, hh), C.TEXT)
+
+    def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """The players by name with their money (seat order), and the keyboard hint for names."""
+        x, y, w, h = self.panel(rect, "Players", u)
+        n = max(1, len(model.seats))
+        step = min(int(64 * u), (h - int(40 * u)) // n)
+        cap = min(KEY_CAP * u, step * 0.5)
+        for i, seat in enumerate(model.seats):
+            cy = y + i * step + step // 2
+            amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
+            self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
+        self.label("KEYBOARD: N TO NAME A SEAT", 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
+
+    def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
+        u = L.unit
+        band = _frac(L, 0.02, 0.1, 0.96, 0.12)
+        self.pg.draw.rect(self.surface, shade(C.GOLD, 0.3), band, border_radius=int(14 * u))
+        bx, by, bw, bh = band
+        if model.whose_pick:
+            prompt, colour = f"{model.whose_pick.upper()}, YOUR PICK", C.GOLD
+        elif model.double_prompt:
+            prompt, colour = model.double_prompt.upper(), C.GOLD
+        elif model.screen == "betting" and model.phase.startswith("Add"):
+            prompt, colour = "ADD YOUR CARDS FACE DOWN, THEN GO", C.TEXT
+        else:
+            prompt, colour = "DRAFT DONE: PRESS GO", C.TEXT
+        self.label(prompt, 50 * u, (bx + bw // 2, by + bh // 2), colour, "center", max_w=bw - int(40 * u))
+        self.stacks(model, _frac(L, 0.02, 0.24, 0.62, 0.4), u)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.24, 0.325, 0.22), "Side bet", u)
+        self.wrap(model.side_bet or "No side bet card yet: scan it before the draft", 24 * u, (sx, sy, sw, sh),
+                  C.TEXT if model.side_bet else C.DIM_TEXT)
+        self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.16), u)
+        self.tickets_by_seat(model, _frac(L, 0.02, 0.66, 0.96, 0.32), u)
+
+    def stacks(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """Each ticket stack as it is: the tickets left (drawn and counted), the top ticket and its pay."""
+        x, y, w, h = self.panel(rect, "Ticket stacks: the top ticket pays (1st 2nd 3rd)", u)
+        if not model.stacks:
+            return
+        sw = w // len(model.stacks)
+        for i, st in enumerate(model.stacks):
+            cx = x + i * sw + sw // 2
+            col = C.COLOURS.get(st.stack, C.TEXT if st.stack == "yes" else C.DIM_TEXT)
+            tw, th = int(sw * 0.78), int(24 * u)
+            base = y + int(h * 0.42)
+            for k in range(st.left):
+                r = (cx - tw // 2, base - (k + 1) * int(th * 1.25), tw, th)
+                self.pg.draw.rect(self.surface, col, r, border_radius=int(6 * u))
+                self.pg.draw.rect(self.surface, C.BACKGROUND, r, width=max(1, int(2 * u)), border_radius=int(6 * u))
+            if st.left == 0:
+                self.label("EMPTY", 18 * u, (cx, base - th), C.DIM_TEXT, "midbottom")
+            self.label(stack_title(st.stack), 22 * u, (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
+            self.label(f"{st.left} LEFT", KEY_CAP * u, (cx, base + int(56 * u)), C.TEXT, "midtop", max_w=sw - 8)
+            if st.top:
+                ty = base + int(112 * u)
+                self.label(st.top.upper(), 16 * u, (cx, ty), C.DIM_TEXT, "midtop", max_w=sw - 8)
+                self.label("SAFE " + pays_text(st.stack, st.safe), 17 * u, (cx, ty + int(30 * u)), C.TEXT, "midtop",
+                           max_w=sw - 10)
+                self.label("RISKY " + pays_text(st.stack, st.risky), 17 * u, (cx, ty + int(60 * u)), C.GOLD,
+                           "midtop", max_w=sw - 10)
+
+    def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """Each seat's name, money and drafted tickets (x2 when doubled; a note while a double is due)."""
+        x, y, w, h = self.panel(rect, "Tickets", u)
+        seats = model.seats
+        if not seats:
+            return
+        per_row = min(len(seats), 4)
+        rows = -(-len(seats) // per_row)
+        cw, rh = w // per_row, h // rows
+        for i, seat in enumerate(seats):
+            cx, cy = x + (i % per_row) * cw, y + (i // per_row) * rh
+            cap = min(KEY_CAP * u * 0.8, rh * 0.2)
+            amount = self.label(f"${seat.money}", cap, (cx + cw - int(24 * u), cy), C.GOLD, "topright")
+            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, max_w=amount[0] - cx - int(10 * u))
+            ty = cy + int(cap * 1.9)
+            for t in seat.tickets:
+                stack = t.split()[0].lower()
+                fill = C.COLOURS.get(stack, shade(C.PANEL, 1.8))
+                self.pill(t.upper(), min(16 * u, rh * 0.09), (cx, ty), fill, anchor="topleft")
+                ty += int(min(16 * u, rh * 0.09) * 2.3)
+            if seat.double_due:
+                self.label("MARK A DOUBLE", min(16 * u, rh * 0.09), (cx, ty + int(4 * u)), C.GOLD)
+
+    def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
+        u = L.unit
+        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.88), f"Payouts after race {model.race_no}", u)
+        rows = seat_rows(model)
+        n = max(1, len(rows))
+        step = min(int(150 * u), ah // n)
+        cap = min(KEY_CAP * u, step * 0.3)
+        for i, seat in enumerate(rows):
+            ry = y + i * step
+            if i:
+                self.pg.draw.line(self.surface, C.BACKGROUND, (x, ry - int(6 * u)), (x + aw, ry - int(6 * u)), 2)
+            self.label(str(i + 1), cap * 1.2, (x, ry + int(cap * 0.2)), C.DIM_TEXT)
+            nx = x + int(cap * 1.8)
+            after = self.label(f"${seat.money}", cap, (x + aw, ry + int(cap * 0.2)), C.GOLD, "topright")
+            if seat.money_before is not None:
+                change = seat.money - seat.money_before
+                colour = POSITIVE if change > 0 else (C.OUT_MARK if change < 0 else C.DIM_TEXT)
+                text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
+                after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
+            self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
+            self.label(", ".join(seat.tickets).upper() or "NO TICKETS", min(16 * u, cap * 0.5),
+                       (nx, ry + int(cap * 1.9)), C.DIM_TEXT, max_w=aw - (nx - x))
+        self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), "Side bet", u)
+        used = self.wrap(model.side_bet or "No side bet this race", 20 * u, (sx, sy, sw, sh * 0.45), C.DIM_TEXT)
+        if model.side_bet_answer is not None:
+            word, fill = ("YES, IT HAPPENED", POSITIVE) if model.side_bet_answer else ("NO, IT DID NOT", C.OUT_MARK)
+            self.pill(word, KEY_CAP * u * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
+
+    def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """The race's paid places, best first."""
+        x, y, w, h = self.panel(rect, "Places", u)
+        status = {m.mascot: m.status for m in model.mascots}
+        rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
+        step = h // 4
+        for i, (name, place) in enumerate(rows):
+            cy = y + i * step + step // 2
+            out = status.get(name) == "dq"
+            self.label(ordinal(place).upper(), KEY_CAP * u, (x, cy), C.GOLD if place == 1 else C.TEXT, "midleft")
+            r = int(min(step * 0.32, 32 * u))
+            self.mascot(name, x + int(150 * u), cy, r, out=out)
+            label = name.upper() + (" DQ" if out else "")
+            self.label(label, KEY_CAP * u, (x + int(150 * u) + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,
+                       "midleft", max_w=w - int(150 * u) - int(r * 1.8))
+
+    def screen_game_over(self, model: ScreenModel, L: Layout, now: float) -> None:
+        u, w, h = L.unit, L.width, L.height
+        self.label("FINAL STANDINGS", 60 * u, (w // 2, int(h * 0.15)), C.GOLD, "center")
+        rows = model.standings
+        for i, st in enumerate(rows):
+            box = standing_rect(i, len(rows), L)
+            x0, ry, bw, bh = box
+            x1 = x0 + bw
+            step = bh + int(14 * u)
+            cap = min(KEY_CAP * 1.15 * u, step * 0.3)
+            self.pg.draw.rect(self.surface, shade(C.GOLD, 0.28) if st.place == 1 else C.PANEL, box,
+                              border_radius=int(14 * u))
+            shared = sum(o.place == st.place for o in rows) > 1
+            place = ("=" if shared else "") + ordinal(st.place).upper()
+            self.label(place, cap, (x0 + int(24 * u), ry + int(step * 0.12)), C.GOLD if st.place == 1 else C.TEXT)
+            nx = x0 + int(cap * 5.2)
+            money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ry + int(step * 0.12)), C.GOLD, "topright")
+            self.label(st.name.upper(), cap, (nx, ry + int(step * 0.12)), C.TEXT, max_w=money[0] - nx - int(20 * u))
+            line = st.line or (model.life_outcome if i == 0 else "")
+            if line:
+                self.label(line, min(20 * u, cap * 0.6), (nx, ry + int(step * 0.12) + int(cap * 1.75)), C.DIM_TEXT,
+                           max_w=x1 - nx - int(24 * u))
+
+
+__all__ = ["OtherScreens", "pays_text"]
