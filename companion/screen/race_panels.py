@@ -77,7 +77,7 @@ class RacePanels(Widgets):
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
         who = "ALL" if card.mascot is None else card.mascot.upper()
         self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
-        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(26 * u))
+        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
         if card.code:
             self.label(card.code, 18 * u, (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
         ax = x + tw + int(28 * u)

@@ -181,8 +181,8 @@ class Widgets:
             letter = pg.transform.rotate(self.text(name[0].upper(), r * 0.75, C.BACKGROUND), 90 * d)
             s.blit(letter, letter.get_rect(center=body.center))
         else:
-            nose = [(cx + d * int(r * 0.8), cy - r // 2), (cx + d * int(r * 1.4), cy),
-                    (cx + d * int(r * 0.8), cy + r // 2)]
+            nose = [(cx + d * int(r * 0.75), cy - int(r * 0.55)), (cx + d * int(r * 1.45), cy),
+                    (cx + d * int(r * 0.75), cy + int(r * 0.55))]
             pg.draw.polygon(s, col, nose)
             pg.draw.circle(s, col, (cx, cy), r)
             pg.draw.circle(s, C.BACKGROUND, (cx, cy), r, width=max(1, r // 12))
