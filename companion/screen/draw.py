@@ -129,8 +129,10 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         x, y, w, h = L.header
         self.pg.draw.rect(self.surface, C.PANEL, L.header)
         cy = y + h // 2
-        cx = self.label("HOT STREAK", 30 * u, (x + int(28 * u), cy), C.GOLD, "midleft")
-        cx = cx[0] + cx[2] + int(36 * u)
+        cx = x + int(28 * u)
+        if model.screen != "attract":  # the attract screen has the title large
+            title = self.label("HOT STREAK", 30 * u, (cx, cy), C.GOLD, "midleft")
+            cx = title[0] + title[2] + int(36 * u)
         chips = []
         if model.screen != "attract":
             chips.append(f"RACE {model.race_no}")
@@ -143,7 +145,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         right = x + w - int(28 * u)
         if problems:
             text = "CHECK " + "; ".join(problems).upper()
-            self.pill(text, 18 * u, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
+            cap = self.fit_cap(text, 18 * u, right - cx - int(40 * u))
+            self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
         elif model.phase and model.screen != "race":
             self.label(model.phase.upper(), 20 * u, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
 

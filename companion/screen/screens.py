@@ -21,6 +21,11 @@ def stack_title(stack: str) -> str:
     return stack.upper()
 
 
+def stack_colour(stack: str):
+    """A ticket stack's colour: the mascot's, white for YES, grey for NO."""
+    return C.COLOURS.get(stack, C.TEXT if stack == "yes" else C.DIM_TEXT)
+
+
 def pays_text(stack: str, pays: tuple[int, ...]) -> str:
     """``(10, 7, 5)`` -> ``"10 7 5"``; YES/NO ``(15, -5)`` -> ``"+15 / -5"`` (right / wrong)."""
     if stack in ("yes", "no"):
@@ -101,24 +106,28 @@ class OtherScreens(Widgets):
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
-        band = _frac(L, 0.02, 0.1, 0.96, 0.12)
+        band = _frac(L, 0.02, 0.1, 0.96, 0.14)
         self.pg.draw.rect(self.surface, shade(C.GOLD, 0.3), band, border_radius=int(14 * u))
         bx, by, bw, bh = band
+        sub = None
         if model.whose_pick:
-            prompt, colour = f"{model.whose_pick.upper()}, YOUR PICK", C.GOLD
+            prompt, colour, sub = f"{model.whose_pick.upper()}, YOUR PICK", C.GOLD, model.double_prompt
         elif model.double_prompt:
             prompt, colour = model.double_prompt.upper(), C.GOLD
-        elif model.screen == "betting" and model.phase.startswith("Add"):
+        elif model.phase.startswith("Add"):
             prompt, colour = "ADD YOUR CARDS FACE DOWN, THEN GO", C.TEXT
         else:
             prompt, colour = "DRAFT DONE: PRESS GO", C.TEXT
-        self.label(prompt, 50 * u, (bx + bw // 2, by + bh // 2), colour, "center", max_w=bw - int(40 * u))
-        self.stacks(model, _frac(L, 0.02, 0.24, 0.62, 0.4), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.24, 0.325, 0.22), "Side bet", u)
+        mid = by + (bh * 2 // 5 if sub else bh // 2)
+        self.label(prompt, 50 * u, (bx + bw // 2, mid), colour, "center", max_w=bw - int(40 * u))
+        if sub:
+            self.label(sub.upper(), 20 * u, (bx + bw // 2, by + bh * 4 // 5), C.TEXT, "center", max_w=bw - int(40 * u))
+        self.stacks(model, _frac(L, 0.02, 0.26, 0.62, 0.4), u)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), "Side bet", u)
         self.wrap(model.side_bet or "No side bet card yet: scan it before the draft", 24 * u, (sx, sy, sw, sh),
                   C.TEXT if model.side_bet else C.DIM_TEXT)
-        self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.16), u)
-        self.tickets_by_seat(model, _frac(L, 0.02, 0.66, 0.96, 0.32), u)
+        self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.18), u)
+        self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
     def stacks(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each ticket stack as it is: the tickets left (drawn and counted), the top ticket and its pay."""
@@ -128,9 +137,9 @@ class OtherScreens(Widgets):
         sw = w // len(model.stacks)
         for i, st in enumerate(model.stacks):
             cx = x + i * sw + sw // 2
-            col = C.COLOURS.get(st.stack, C.TEXT if st.stack == "yes" else C.DIM_TEXT)
-            tw, th = int(sw * 0.78), int(24 * u)
-            base = y + int(h * 0.42)
+            col = stack_colour(st.stack)
+            tw, th = int(sw * 0.78), int(30 * u)
+            base = y + int(h * 0.4)
             for k in range(st.left):
                 r = (cx - tw // 2, base - (k + 1) * int(th * 1.25), tw, th)
                 self.pg.draw.rect(self.surface, col, r, border_radius=int(6 * u))
@@ -164,11 +173,12 @@ class OtherScreens(Widgets):
             ty = cy + int(cap * 1.9)
             for t in seat.tickets:
                 stack = t.split()[0].lower()
-                fill = C.COLOURS.get(stack, shade(C.PANEL, 1.8))
-                self.pill(t.upper(), min(16 * u, rh * 0.09), (cx, ty), fill, anchor="topleft")
-                ty += int(min(16 * u, rh * 0.09) * 2.3)
+                fill = stack_colour(stack)
+                tcap = min(21 * u, rh * 0.1)
+                self.pill(t.upper(), tcap, (cx, ty), fill, anchor="topleft")
+                ty += int(tcap * 2.3)
             if seat.double_due:
-                self.label("MARK A DOUBLE", min(16 * u, rh * 0.09), (cx, ty + int(4 * u)), C.GOLD)
+                self.label("MARK A DOUBLE", min(21 * u, rh * 0.1), (cx, ty + int(4 * u)), C.GOLD)
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit

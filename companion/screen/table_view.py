@@ -85,6 +85,8 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
     if due and phase == "betting":
         who = ", ".join(name(s) for s in sorted(due))
         double_prompt = f"Race {game.race_no}: {who}, scan one of your tickets to double it"
+    elif game.is_double_race and phase == "betting" and drafter is not None and game.variant.value == "standard":
+        double_prompt = f"Race {game.race_no}: after the draft, everyone scans one ticket again to double it"
     standings = tuple(StandingView(name(s.seat), s.money, s.place, s.line) for s in game.standings)
     stacks = stack_views(game) if game.variant.value == "standard" else ()
     fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
