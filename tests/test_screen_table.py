@@ -291,3 +291,17 @@ def test_screenshot_cards_renders_the_race_after_those_cards(tmp_path):
     assert bad.returncode == 2 and "Q+9" in bad.stderr and "Traceback" not in bad.stderr
     other = hotstreak("screenshot", "--screen", "betting", "--cards", "H+3", "--out", str(tmp_path / "y.png"))
     assert other.returncode == 2 and "--screen race" in other.stderr
+
+
+def test_keys_are_ignored_when_the_sink_has_no_keyboard():
+    from companion.screen.draw import Screen
+    keys = []
+    screen = Screen((640, 360), driver="dummy")
+    try:
+        sink = ScreenSink(screen, on_key=keys.append, keyboard=False)   # a Pi console: a HID scanner types here
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, unicode="n", mod=0, scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, unicode="g", mod=0, scancode=0))
+        sink.render(betting_table(2), 0.0)
+        assert keys == [] and not sink.entry.active
+    finally:
+        screen.close()

@@ -1,7 +1,8 @@
 """Render one screen of a sample state to a PNG file (SDL dummy video driver, no display needed).
 
 NAME is one of attract, setup, betting, race, payouts, game-over. With ``--cards`` (race screen only) the race
-is the one after those cards from the start: notation (``G+2>``) or label codes (``HS10``). Example: ``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS10 DF --out race.png``.
+is the one after those cards from the start: notation (``G+2>``) or label codes (``HS10``). Example:
+``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS04 HS10 --out race.png``.
 """
 
 from __future__ import annotations

@@ -129,5 +129,6 @@ def seat_rows(model: ScreenModel) -> list:
     return sorted(model.seats, key=lambda s: -s.money)
 
 
-__all__ = ["KEY_CAP", "Layout", "Rect", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect", "podium_rect", "seat_rows",
+__all__ = ["KEY_CAP", "Layout", "Rect", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
+           "podium_rect", "seat_rows",
            "space_centre", "space_rect"]

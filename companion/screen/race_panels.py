@@ -122,7 +122,8 @@ class RacePanels(Widgets):
                 cx = self.label(b, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(b)[0] + int(18 * u)
             if mv.what:
                 word = {"out": "OUT OF BOUNDS", "knocked out": "KNOCKED OUT"}.get(mv.what, mv.what.upper())
-                fill = C.GOLD if mv.what in ("finished", "placed") else (C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
+                fill = (C.GOLD if mv.what in ("finished", "placed")
+                        else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
                 self.pill(word, cap * 0.7, (cx, ry), fill)
 
     def race_call(self, model: ScreenModel, L: Layout) -> None:
@@ -146,6 +147,8 @@ class RacePanels(Widgets):
         step = min(int(74 * u), h // per_col)
         cap = min(KEY_CAP * u, step * 0.5)
         cw = (w - int(30 * u) * (cols - 1)) // cols
+        money_w = max(self.font(cap).size(f"${s.money}")[0] for s in rows) + int(16 * u)
+        cap = max(cap * 0.6, min(self.fit_cap(s.name.upper(), cap, cw - money_w) for s in rows))
         for i, seat in enumerate(rows):
             cx = x + (i // per_col) * (cw + int(30 * u))
             cy = y + (i % per_col) * step + step // 2

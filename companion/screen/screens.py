@@ -8,7 +8,7 @@ from companion import colours as C
 from companion.call.racecall import ordinal
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
-from companion.screen.widgets import Widgets, ink_on, shade
+from companion.screen.widgets import Widgets, shade
 
 POSITIVE = (90, 220, 110)
 
@@ -200,11 +200,15 @@ class OtherScreens(Widgets):
                 text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
-            self.label(", ".join(seat.tickets).upper() or "NO TICKETS", min(16 * u, cap * 0.5),
-                       (nx, ry + int(cap * 1.9)), C.DIM_TEXT, max_w=aw - (nx - x))
+            tx, ty, tcap = nx, ry + int(cap * 2.3), min(19 * u, cap * 0.5)
+            for t in seat.tickets or ("No tickets",):
+                if tx > nx and tx + self.font(tcap).size(t.upper())[0] + tcap * 1.2 > x + aw:
+                    tx, ty = nx, ty + int(tcap * 2.4)
+                pr = self.pill(t.upper(), tcap, (tx, ty), stack_colour(t.split()[0].lower()), anchor="topleft")
+                tx = pr[0] + pr[2] + int(12 * u)
         self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
         sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), "Side bet", u)
-        used = self.wrap(model.side_bet or "No side bet this race", 20 * u, (sx, sy, sw, sh * 0.45), C.DIM_TEXT)
+        used = self.wrap(model.side_bet or "No side bet this race", 24 * u, (sx, sy, sw, int(sh * 0.5)), C.TEXT)
         if model.side_bet_answer is not None:
             word, fill = ("YES, IT HAPPENED", POSITIVE) if model.side_bet_answer else ("NO, IT DID NOT", C.OUT_MARK)
             self.pill(word, KEY_CAP * u * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
@@ -245,7 +249,7 @@ class OtherScreens(Widgets):
             self.label(st.name.upper(), cap, (nx, ry + int(step * 0.12)), C.TEXT, max_w=money[0] - nx - int(20 * u))
             line = st.line or (model.life_outcome if i == 0 else "")
             if line:
-                self.label(line, min(20 * u, cap * 0.6), (nx, ry + int(step * 0.12) + int(cap * 1.75)), C.DIM_TEXT,
+                self.label(line, min(26 * u, cap * 0.65), (nx, ry + int(step * 0.12) + int(cap * 1.8)), C.DIM_TEXT,
                            max_w=x1 - nx - int(24 * u))
 
 

@@ -18,13 +18,15 @@ class ScreenSink(BaseSink):
 
     ``names`` are the config's default player names by seat. ``submit(text)`` takes an input typed in the
     window (``HS-NAME-<seat>:<name>``); ``on_key(key)`` gets the other key presses (``u``, ``g``, ``space``).
-    ``closed`` turns True when the window is closed.
+    ``closed`` turns True when the window is closed. ``keyboard=False`` ignores keys (a Pi's console, where
+    a barcode scanner in keyboard mode would otherwise type "n" or "g" into the table).
     """
 
     def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
                  status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
                  leds: Any = None, lane_map: Any = None, names: Sequence[str] = (),
-                 submit: Callable[[str], Any] | None = None, on_key: Callable[[str], Any] | None = None):
+                 submit: Callable[[str], Any] | None = None, on_key: Callable[[str], Any] | None = None,
+                 keyboard: bool = True):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -39,6 +41,7 @@ class ScreenSink(BaseSink):
         self.names = tuple(names)
         self.submit = submit
         self.on_key = on_key
+        self.keyboard = keyboard
         self.entry = NameEntry()
         self.closed = False
         self._seats = 0
@@ -83,7 +86,7 @@ class ScreenSink(BaseSink):
         for event in poll():
             if event.type == pygame.QUIT:
                 self.closed = True
-            elif event.type == pygame.KEYDOWN:
+            elif event.type == pygame.KEYDOWN and self.keyboard:
                 name = pygame.key.name(event.key)
                 if not self.key(name, getattr(event, "unicode", "")) and self.on_key is not None:
                     self.on_key(name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from companion.screen.model import (MascotView, ScreenModel, SeatView, StackView, StandingView, from_race)
+from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
 
 SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
                     "racing": "race", "payouts": "payouts", "game-over": "game-over"}
@@ -74,8 +74,10 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
         earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
         before = dict(enumerate(earlier))
     due = set(game.seats_without_double) if game.draft_complete else set()
-    seats = tuple(SeatView(name(s), m, before.get(s), tuple(ticket_text(b) for b in game.tickets.get(s, ())),
-                           s in due) for s, m in enumerate(game.money))
+    paid = _ticket_amounts(game) if phase == "payouts" and game.settled else {}
+    seats = tuple(SeatView(name(s), m, before.get(s), tuple(
+        ticket_text(b) + (f": {paid[s][k]:+d}" if s in paid else "") for k, b in enumerate(game.tickets.get(s, ()))),
+        s in due) for s, m in enumerate(game.money))
     known: dict[str, list[str]] = {}
     for code in game.known_cards:
         card = game.deck.by_code(code).card
@@ -101,10 +103,18 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
     return ScreenModel(**fields)
 
 
+def _ticket_amounts(game) -> dict[int, tuple[int, ...]]:
+    """What each seat's tickets paid in the race just settled (doubles applied), by seat."""
+    from companion.rules.betting import bet_amount
+    placings = game.race.outcome.placings
+    return {s: tuple(bet_amount(b, placings, game.side_bet_happened, game.ticket_table, game.race_no) for b in bets)
+            for s, bets in game.tickets.items() if bets}
+
+
 def _question(game) -> str | None:
     if not game.side_bet:
         return None
     return game.side_bets.by_id(game.side_bet).question
 
 
-__all__ = ["MascotView", "PHASE_TITLE", "SCREEN_FOR_PHASE", "from_table", "seat_name", "stack_views", "ticket_text"]
+__all__ = ["PHASE_TITLE", "SCREEN_FOR_PHASE", "from_table", "seat_name", "stack_views", "ticket_text"]
