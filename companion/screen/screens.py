@@ -96,7 +96,7 @@ class OtherScreens(Widgets):
         """The players by name with their money (seat order), and the keyboard hint for names."""
         x, y, w, h = self.panel(rect, "Players", u)
         n = max(1, len(model.seats))
-        step = min(int(64 * u), (h - int(40 * u)) // n)
+        step = min(int(76 * u), (h - int(40 * u)) // n)
         cap = min(KEY_CAP * u, step * 0.5)
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
@@ -167,8 +167,12 @@ class OtherScreens(Widgets):
         cw, rh = w // per_row, h // rows
         for i, seat in enumerate(seats):
             cx, cy = x + (i % per_row) * cw, y + (i // per_row) * rh
-            cap = min(KEY_CAP * u * 0.8, rh * 0.2)
-            amount = self.label(f"${seat.money}", cap, (cx + cw - int(24 * u), cy), C.GOLD, "topright")
+            cap = min(KEY_CAP * u, rh * 0.16)
+            if model.whose_pick and seat.name == model.whose_pick:   # the drafter's column, outlined in gold
+                pad = int(8 * u)
+                self.pg.draw.rect(self.surface, C.GOLD, (cx - pad, cy - pad, cw - int(14 * u), rh),
+                                  width=max(2, int(4 * u)), border_radius=int(10 * u))
+            amount = self.label(f"${seat.money}", cap, (cx + cw - int(34 * u), cy), C.GOLD, "topright")
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, max_w=amount[0] - cx - int(10 * u))
             ty = cy + int(cap * 1.9)
             for t in seat.tickets:
