@@ -261,7 +261,7 @@ def test_typing_a_name_submits_a_seat_name_input_and_keeps_u_and_g_from_the_butt
         assert sink.key(key, text)
     assert submitted == ["HS-NAME-1:Gus"]
     sink.render(table, 1.0)
-    assert sink.display.model.name_entry == "Name for seat 2 of 2|"
+    assert sink.display.model.name_entry == (2, 2, "")
     assert sink.key("escape") and not sink.key("g", "g")
     entry = NameEntry()
     assert entry.key("n", "n", seats=0) == (False, None)  # no game yet: nobody to name
@@ -305,3 +305,16 @@ def test_keys_are_ignored_when_the_sink_has_no_keyboard():
         assert keys == [] and not sink.entry.active
     finally:
         screen.close()
+
+
+def test_the_screen_words_follow_the_language_and_every_language_has_every_word():
+    from companion.screen.words import WORDS
+    for lang in ("nl", "es"):
+        assert set(WORDS[lang]) == set(WORDS["en"]), lang
+    table = betting_table(3)
+    model = from_table(table, language="nl")
+    assert model.phase == "Wedden" and model.seats[2].name == "Plaats 3" and model.whose_pick == "Plaats 1"
+    table.apply("HS-T-HURLEY-1-R")
+    assert from_table(table, language="es").seats[0].tickets == ("Hurley arriba, arriesgado",)
+    arr = draw(sample_model("race", MID_RACE, "es"))
+    assert count(arr, card_tile_rect(layout_for(HD)), C.colour("gobbler")) > 1000

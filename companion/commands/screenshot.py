@@ -30,6 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the race after these cards from the start (notation like G+2> or codes like HS10)")
     p.add_argument("--now", type=float, default=0.0, help="clock time of the picture in seconds (default 0)")
     p.add_argument("--message", help="a refusal message to show on top (as the kiosk shows one)")
+    p.add_argument("--lang", default="en", choices=["en", "nl", "es"], help="the screen's words (default en)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cards and args.screen != "race":
         raise ValueError(f"--cards sets the race on the race screen (expected --screen race, got {args.screen})")
     try:
-        model = sample_model(args.screen, tuple(args.cards) if args.cards else None)
+        model = sample_model(args.screen, tuple(args.cards) if args.cards else None, args.lang)
     except ValueError as exc:
         raise ValueError(f"--cards: {exc}") from None
     if args.message:

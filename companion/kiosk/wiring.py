@@ -131,7 +131,7 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
                                         leds=preview, lane_map=hw.lane_map,
                                         odds=odds.current if odds is not None else (lambda: None),
                                         names=cfg.names, submit=submit,
-                                        keyboard=getattr(screen, "name", kind) == "window",
+                                        keyboard=getattr(screen, "name", kind) == "window", language=cfg.language,
                                         on_key=keys.key if keys is not None else None))
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the race goes on without it", exc)

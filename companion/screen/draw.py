@@ -27,6 +27,7 @@ from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.track import TrackPainter
 from companion.screen.widgets import shade
+from companion.screen.words import say
 
 MESSAGE_SECONDS = 4.0
 """How long a message (a refusal or notice) stays on top of the screen."""
@@ -100,6 +101,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
     def draw(self, model: ScreenModel, now: float, extra: Callable | None = None) -> None:
         """Draw one frame of ``model`` at time ``now``; ``extra(surface, model)`` goes under the overlays."""
         L = layout_for(self.surface.get_size(), model.track)
+        self.lang = model.language
         self.surface.fill(C.BACKGROUND)
         if model.screen == "race":
             self.screen_race(model, L, now)
@@ -135,16 +137,16 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
             cx = title[0] + title[2] + int(36 * u)
         chips = []
         if model.screen != "attract":
-            chips.append(f"RACE {model.race_no}")
+            chips.append(self.w("race", n=model.race_no))
         if model.screen == "race":
-            chips += [f"PASS {model.pass_no}", f"CARD {model.revealed} OF {model.reveals_per_pass}"]
+            chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]
         for chip in chips:
             r = self.pill(chip, 24 * u, (cx, cy), shade(C.PANEL, 1.9), C.TEXT)
             cx = r[0] + r[2] + int(14 * u)
         problems = trouble(model.status)
         right = x + w - int(28 * u)
         if problems:
-            text = "CHECK " + "; ".join(problems).upper()
+            text = self.w("check") + " " + "; ".join(problems).upper()
             cap = self.fit_cap(text, 18 * u, right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
         elif model.phase and model.screen != "race":
@@ -159,33 +161,34 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         first = model.track.back_edge(fold.fold - 1)
         last = fold.first_space - 1
-        self.label("FOLD THE MAT", 80 * u, (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
-        self.label(f"SPACES {first} TO {last} GO UNDER", 40 * u, (w // 2, y + int(h * 0.44)), C.TEXT, "center",
+        self.label(self.w("fold_title"), 80 * u, (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
+        self.label(self.w("fold_spaces", a=first, b=last), 40 * u, (w // 2, y + int(h * 0.44)), C.TEXT, "center",
                    max_w=w - int(60 * u))
         if fold.under:
-            names = " AND ".join(n.upper() for n in fold.under)
-            who = f"{names} WENT UNDER: OUT OF THE RACE"
+            names = self.w("and").join(n.upper() for n in fold.under)
+            who = self.w("fold_under", names=names)
         else:
-            who = "NOBODY WENT UNDER"
+            who = self.w("fold_nobody")
         r = int(30 * u)
         row = self.label(who, KEY_CAP * u, (w // 2, y + int(h * 0.64)), C.TEXT, "center",
                          max_w=w - int(60 * u) - len(fold.under) * 3 * r)
         for i, name in enumerate(fold.under):
             self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
-        self.label("Reshuffle all the cards, burn 3, then reveal the next card", 22 * u,
+        self.label(say(self.lang, "fold_next"), 22 * u,
                    (w // 2, y + int(h * 0.86)), shade(C.TEXT, 0.85), "center", max_w=w - int(60 * u))
 
-    def name_entry(self, text: str, L: Layout) -> None:
+    def name_entry(self, entry: tuple[int, int, str], L: Layout) -> None:
         """The name being typed on the desktop keyboard (``companion.screen.keys.NameEntry.view``)."""
         u, w, h = L.unit, L.width, L.height
         box = (int(w * 0.2), int(h * 0.3), int(w * 0.6), int(h * 0.34))
         self.pg.draw.rect(self.surface, C.PANEL, box, border_radius=int(18 * u))
         self.pg.draw.rect(self.surface, C.GOLD, box, width=max(2, int(5 * u)), border_radius=int(18 * u))
-        title, _, typed = text.partition("|")
+        seat, seats, typed = entry
+        title = self.w("name_for", seat=seat, seats=seats)
         bx, by, bw, bh = box
-        self.label(title.upper(), 26 * u, (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
+        self.label(title, 26 * u, (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
         self.label(typed + "_", 50 * u, (bx + bw // 2, by + int(bh * 0.5)), C.TEXT, "center", max_w=bw - 40)
-        self.label("ENTER SAVES   TAB NEXT SEAT   ESC CLOSES", 17 * u, (bx + bw // 2, by + int(bh * 0.84)),
+        self.label(self.w("name_keys"), 17 * u, (bx + bw // 2, by + int(bh * 0.84)),
                    C.DIM_TEXT, "center", max_w=bw - 40)
 
     def message(self, text: str, L: Layout) -> None:
@@ -206,7 +209,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label("NOT TAKEN", 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        self.label(self.w("not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
         for i, line in enumerate(lines):
             self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
 

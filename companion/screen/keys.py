@@ -12,7 +12,7 @@ gives the input to submit to the controller, ``HS-NAME-<seat>:<name>``, journale
 >>> entry.key("return", "\\r", seats=4)
 (True, 'HS-NAME-1:Ann')
 >>> entry.view()
-'Name for seat 2 of 4|'
+(2, 4, '')
 """
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ class NameEntry:
         self.seat = (1 if wrap else None) if nxt > seats else nxt
         self.text = ""
 
-    def view(self) -> str | None:
-        """``"Name for seat 2 of 4|Bra"`` (title and typed text) for the screen model, or None when closed."""
+    def view(self) -> tuple[int, int, str] | None:
+        """``(seat, seats, text so far)`` for the screen model, or None when closed."""
         if self.seat is None:
             return None
-        return f"Name for seat {self.seat} of {self.seats}|{self.text}"
+        return (self.seat, self.seats, self.text)
 
 
 __all__ = ["NameEntry"]

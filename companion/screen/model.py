@@ -103,13 +103,14 @@ class FoldView:
 class SeatView:
     """A player's seat: name, money now, money before the last payout (None if not shown), ticket texts
     (e.g. ``"Hurley top, risky"``, ``" x2"`` appended when doubled), ``double_due`` in race 3 while the
-    seat still has to mark a ticket to double."""
+    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``)."""
 
     name: str
     money: int
     money_before: int | None = None
     tickets: tuple[str, ...] = ()
     double_due: bool = False
+    stacks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,9 @@ class ScreenModel:
     :class:`StandingView` rows best first (``(name, money)`` pairs are accepted and placed by money).
     ``message`` (a refusal or notice) shows on top while ``now - message_at`` is under the screen's message
     time. ``status`` is device status lines (``"scanner: ok"``); only troubled ones are shown.
-    ``moves`` and ``fold`` say what the last card did; ``name_entry`` is the name being typed in setup.
+    ``moves`` and ``fold`` say what the last card did; ``name_entry`` is ``(seat, seats, text)`` while a name
+    is typed at the desktop keyboard. ``language`` (en, nl, es) picks the screen's own words. ``table_phase`` is
+    the table's phase value (``adding-cards``...) when the model comes from a table.
     """
 
     screen: str = "attract"
@@ -194,7 +197,9 @@ class ScreenModel:
     message: str | None = None
     message_at: float = 0.0
     status: tuple[str, ...] = ()
-    name_entry: str | None = None
+    name_entry: tuple[int, int, str] | None = None
+    language: str = "en"
+    table_phase: str = ""
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:

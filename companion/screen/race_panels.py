@@ -4,7 +4,7 @@ notation, the move it made), the race call and the money."""
 from __future__ import annotations
 
 from companion import colours as C
-from companion.call.racecall import ordinal
+from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, card_tile_rect, order_rect, seat_rows
 from companion.screen.model import ScreenModel, running_order
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
@@ -18,10 +18,10 @@ class RacePanels(Widgets):
 
     def running_order(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
-        self.panel(L.order, "Running order", u)
+        self.panel(L.order, self.w("running_order"), u)
         if model.odds:
             x, y, w, h = L.order
-            self.label("TO WIN", 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
+            self.label(self.w("to_win"), 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
         for i, row in enumerate(running_order(model)[:4]):
             x, y, w, h = order_rect(i, L)
             cy = y + h // 2
@@ -44,10 +44,10 @@ class RacePanels(Widgets):
             bx = nx
             badges = list(row.badges)
             if row.space is not None:
-                badges.append(f"SPACE {row.space}")
+                badges.append(self.w("space", n=row.space))
             for b in badges:
                 fill = BADGE_FILL.get(b, shade(C.PANEL, 1.7))
-                pr = self.pill(b, 17 * u, (bx, y + int(h * 0.76)), fill)
+                pr = self.pill(self.w(b) if b in BADGE_FILL else b, 17 * u, (bx, y + int(h * 0.76)), fill)
                 bx = pr[0] + pr[2] + int(8 * u)
 
     def _order_right(self, model, row, view, rect, u) -> int:
@@ -56,7 +56,7 @@ class RacePanels(Widgets):
         right = (x + w - int(22 * u), y + h // 2)
         if view.place is not None:
             colour = C.GOLD if view.status == "finished" else C.OUT_MARK
-            return self.label(ordinal(view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
+            return self.label(place(self.lang, view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
         if model.odds and row.mascot in model.odds:
             p = model.odds[row.mascot][0]
             return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, C.TEXT, "midright")[0]
@@ -64,10 +64,10 @@ class RacePanels(Widgets):
 
     def last_card(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
-        x, y, w, h = self.panel(L.card, "Last card", u)
+        x, y, w, h = self.panel(L.card, self.w("last_card"), u)
         card = model.last_card
         if card is None:
-            self.label("NO CARD YET", KEY_CAP * u, (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
+            self.label(self.w("no_card"), KEY_CAP * u, (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
             return
         col = C.colour(card.mascot)
         ink = ink_on(col)
@@ -75,7 +75,7 @@ class RacePanels(Widgets):
         tw = tile[2]
         self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
-        who = "ALL" if card.mascot is None else card.mascot.upper()
+        who = self.w("all") if card.mascot is None else card.mascot.upper()
         self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
         self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
         if card.code:
@@ -85,7 +85,7 @@ class RacePanels(Widgets):
         actions = card.actions or (card.notation[1:],)
         gap = int(16 * u)
         size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
-        words = [action_words(a) for a in actions]
+        words = [action_words(a, self.lang) for a in actions]
         cap = min(self.fit_cap(wd, 18 * u, size + gap - 4) for wd in words)
         for i, act in enumerate(actions):
             bx = ax + i * (size + gap)
@@ -100,7 +100,7 @@ class RacePanels(Widgets):
         x, y, w, h = rect
         moves = model.moves[:3]
         if not moves:
-            self.label("NOTHING MOVED", 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            self.label(self.w("nothing_moved"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
             return
         step = min(int(70 * u), h // len(moves))
         cap = min(28 * u, step * 0.42)
@@ -114,21 +114,21 @@ class RacePanels(Widgets):
             if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
                 parts.append((str(mv.from_space), str(mv.to_space)))
             if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
-                parts.append((f"LANE {mv.from_lane}", str(mv.to_lane)))
+                parts.append((self.w("lane", n=mv.from_lane), str(mv.to_lane)))
             for a, b in parts:
                 cx = self.label(a, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(a)[0] + int(8 * u)
                 self.arrow((cx, ry), (cx + cap * 1.4, ry), C.GOLD, max(2, int(cap * 0.22)), cap * 0.6)
                 cx += int(cap * 1.4 + 8 * u)
                 cx = self.label(b, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(b)[0] + int(18 * u)
             if mv.what:
-                word = {"out": "OUT OF BOUNDS", "knocked out": "KNOCKED OUT"}.get(mv.what, mv.what.upper())
+                word = self.w(mv.what)
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
                 self.pill(word, cap * 0.7, (cx, ry), fill)
 
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
-        x, y, w, h = self.panel(L.log, "Race call", u)
+        x, y, w, h = self.panel(L.log, self.w("race_call"), u)
         cap = 17 * u
         step = int(cap * 1.95)
         n = max(1, h // step)
@@ -137,8 +137,8 @@ class RacePanels(Widgets):
             self.label(line.strip(), cap, (x + (int(14 * u) if detail else 0), y + i * step),
                        C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
 
-    def money(self, model: ScreenModel, rect, u: float, title: str = "Money") -> None:
-        x, y, w, h = self.panel(rect, title, u)
+    def money(self, model: ScreenModel, rect, u: float) -> None:
+        x, y, w, h = self.panel(rect, self.w("money"), u)
         rows = seat_rows(model)
         if not rows:
             return

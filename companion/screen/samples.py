@@ -62,8 +62,9 @@ def sample_table(screen: str):
     return table
 
 
-def sample_model(screen: str, cards: tuple[str, ...] | None = None) -> ScreenModel:
-    """A sample state for ``screen`` (one of :data:`SCREENS`); ``cards`` replace the sample race's cards.
+def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
+    """A sample state for ``screen`` (one of :data:`SCREENS`); ``cards`` replace the sample race's cards;
+    ``language`` (en, nl, es) picks the screen's words.
 
     Raises ValueError for another screen name or a bad card.
     """
@@ -72,14 +73,14 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None) -> ScreenMod
     from companion.call import racecall
     from companion.screen.table_view import from_table
     if screen == "attract":
-        return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS)
+        return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language)
     if screen == "race":
         race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
         seats = from_table(sample_table("payouts")).seats
         return from_race(race, log=tuple(racecall.call(events)), seats=seats, players=len(seats), race_no=2,
-                         odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS)
+                         odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
     table = sample_table(screen)
-    model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS)
+    model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
     return model
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from companion import colours as C
-from companion.call.racecall import ordinal
+from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
 from companion.screen.widgets import Widgets, shade
@@ -15,10 +15,6 @@ POSITIVE = (90, 220, 110)
 
 def _frac(L: Layout, x: float, y: float, w: float, h: float) -> Rect:
     return (round(L.width * x), round(L.height * y), round(L.width * w), round(L.height * h))
-
-
-def stack_title(stack: str) -> str:
-    return stack.upper()
 
 
 def stack_colour(stack: str):
@@ -38,9 +34,9 @@ class OtherScreens(Widgets):
 
     def odds_list(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each mascot's chance to win, large, in a 2x2 grid."""
-        x, y, w, h = self.panel(rect, "Chance to win", u)
+        x, y, w, h = self.panel(rect, self.w("chance"), u)
         if not model.odds:
-            self.label("NOT KNOWN YET", 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            self.label(self.w("not_known"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
             return
         names = [n for n in MASCOT_ORDER if n in model.odds]
         cw, ch = w // 2, h // 2
@@ -54,7 +50,7 @@ class OtherScreens(Widgets):
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
         self.label("HOT STREAK", 150 * u, (w // 2, int(h * 0.27)), C.GOLD, "center", max_w=int(w * 0.9))
-        self.label("THE RACE CALLER", 30 * u, (w // 2, int(h * 0.4)), C.DIM_TEXT, "center")
+        self.label(self.w("caller"), 30 * u, (w // 2, int(h * 0.4)), C.DIM_TEXT, "center")
         r = int(70 * u)
         for i, name in enumerate(MASCOT_ORDER):
             cx = int(w * (0.2 + 0.2 * i))
@@ -62,16 +58,16 @@ class OtherScreens(Widgets):
             self.mascot(name, cx, cy, r)
             self.label(name.upper(), KEY_CAP * u, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
                        max_w=int(w * 0.19))
-        self.label("SCAN NEW GAME, THEN THE NUMBER OF PLAYERS", KEY_CAP * u, (w // 2, int(h * 0.88)), C.TEXT,
+        self.label(self.w("scan_new"), KEY_CAP * u, (w // 2, int(h * 0.88)), C.TEXT,
                    "center", max_w=int(w * 0.92))
 
     def screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
         cols = (*MASCOT_ORDER, "green")
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), "Face-up cards scanned", u)
+        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
         cw = aw // len(cols)
         total = sum(len(v) for v in model.known_cards.values())
-        self.label(f"{total} CARDS KNOWN", 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        self.label(self.w("known", n=total), 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
             r = int(32 * u)
@@ -88,13 +84,12 @@ class OtherScreens(Widgets):
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
         hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))
-        hx, hy, hw, hh = self.panel(hint, "What to do", u)
-        self.wrap("Scan the starting cards and the random face-up cards, then press GO. Or press GO at once "
-                  "if the app should not know the deck.", 26 * u, (hx, hy, hw, hh), C.TEXT)
+        hx, hy, hw, hh = self.panel(hint, self.w("what_to_do"), u)
+        self.wrap(say(self.lang, "setup_help"), 26 * u, (hx, hy, hw, hh), C.TEXT)
 
     def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The players by name with their money (seat order), and the keyboard hint for names."""
-        x, y, w, h = self.panel(rect, "Players", u)
+        x, y, w, h = self.panel(rect, self.w("players"), u)
         n = max(1, len(model.seats))
         step = min(int(76 * u), (h - int(40 * u)) // n)
         cap = min(KEY_CAP * u, step * 0.5)
@@ -102,7 +97,7 @@ class OtherScreens(Widgets):
             cy = y + i * step + step // 2
             amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
             self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
-        self.label("KEYBOARD: N TO NAME A SEAT", 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
+        self.label(self.w("name_key"), 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -111,27 +106,27 @@ class OtherScreens(Widgets):
         bx, by, bw, bh = band
         sub = None
         if model.whose_pick:
-            prompt, colour, sub = f"{model.whose_pick.upper()}, YOUR PICK", C.GOLD, model.double_prompt
+            prompt, colour, sub = self.w("your_pick", name=model.whose_pick), C.GOLD, model.double_prompt
         elif model.double_prompt:
             prompt, colour = model.double_prompt.upper(), C.GOLD
-        elif model.phase.startswith("Add"):
-            prompt, colour = "ADD YOUR CARDS FACE DOWN, THEN GO", C.TEXT
+        elif model.table_phase == "adding-cards":
+            prompt, colour = self.w("add_cards"), C.TEXT
         else:
-            prompt, colour = "DRAFT DONE: PRESS GO", C.TEXT
+            prompt, colour = self.w("draft_done"), C.TEXT
         mid = by + (bh * 2 // 5 if sub else bh // 2)
         self.label(prompt, 50 * u, (bx + bw // 2, mid), colour, "center", max_w=bw - int(40 * u))
         if sub:
             self.label(sub.upper(), 20 * u, (bx + bw // 2, by + bh * 4 // 5), C.TEXT, "center", max_w=bw - int(40 * u))
         self.stacks(model, _frac(L, 0.02, 0.26, 0.62, 0.4), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), "Side bet", u)
-        self.wrap(model.side_bet or "No side bet card yet: scan it before the draft", 24 * u, (sx, sy, sw, sh),
+        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), self.w("side_bet"), u)
+        self.wrap(model.side_bet or say(self.lang, "no_side_card"), 24 * u, (sx, sy, sw, sh),
                   C.TEXT if model.side_bet else C.DIM_TEXT)
         self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.18), u)
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
     def stacks(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each ticket stack as it is: the tickets left (drawn and counted), the top ticket and its pay."""
-        x, y, w, h = self.panel(rect, "Ticket stacks: the top ticket pays (1st 2nd 3rd)", u)
+        x, y, w, h = self.panel(rect, self.w("stacks"), u)
         if not model.stacks:
             return
         sw = w // len(model.stacks)
@@ -145,20 +140,21 @@ class OtherScreens(Widgets):
                 self.pg.draw.rect(self.surface, col, r, border_radius=int(6 * u))
                 self.pg.draw.rect(self.surface, C.BACKGROUND, r, width=max(1, int(2 * u)), border_radius=int(6 * u))
             if st.left == 0:
-                self.label("EMPTY", 18 * u, (cx, base - th), C.DIM_TEXT, "midbottom")
-            self.label(stack_title(st.stack), 22 * u, (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
-            self.label(f"{st.left} LEFT", KEY_CAP * u, (cx, base + int(56 * u)), C.TEXT, "midtop", max_w=sw - 8)
+                self.label(self.w("empty"), 18 * u, (cx, base - th), C.DIM_TEXT, "midbottom")
+            title = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
+            self.label(title, 22 * u, (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
+            self.label(self.w("left", n=st.left), KEY_CAP * u, (cx, base + int(56 * u)), C.TEXT, "midtop", max_w=sw - 8)
             if st.top:
                 ty = base + int(112 * u)
-                self.label(st.top.upper(), 16 * u, (cx, ty), C.DIM_TEXT, "midtop", max_w=sw - 8)
-                self.label("SAFE " + pays_text(st.stack, st.safe), 17 * u, (cx, ty + int(30 * u)), C.TEXT, "midtop",
-                           max_w=sw - 10)
-                self.label("RISKY " + pays_text(st.stack, st.risky), 17 * u, (cx, ty + int(60 * u)), C.GOLD,
-                           "midtop", max_w=sw - 10)
+                self.label(self.w(st.top), 16 * u, (cx, ty), C.DIM_TEXT, "midtop", max_w=sw - 8)
+                safe = self.w("safe") + " " + pays_text(st.stack, st.safe)
+                self.label(safe, 17 * u, (cx, ty + int(30 * u)), C.TEXT, "midtop", max_w=sw - 10)
+                risky = self.w("risky") + " " + pays_text(st.stack, st.risky)
+                self.label(risky, 17 * u, (cx, ty + int(60 * u)), C.GOLD, "midtop", max_w=sw - 10)
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each seat's name, money and drafted tickets (x2 when doubled; a note while a double is due)."""
-        x, y, w, h = self.panel(rect, "Tickets", u)
+        x, y, w, h = self.panel(rect, self.w("tickets"), u)
         seats = model.seats
         if not seats:
             return
@@ -175,18 +171,17 @@ class OtherScreens(Widgets):
             amount = self.label(f"${seat.money}", cap, (cx + cw - int(34 * u), cy), C.GOLD, "topright")
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, max_w=amount[0] - cx - int(10 * u))
             ty = cy + int(cap * 1.9)
-            for t in seat.tickets:
-                stack = t.split()[0].lower()
-                fill = stack_colour(stack)
+            for k, t in enumerate(seat.tickets):
+                fill = stack_colour(seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower())
                 tcap = min(21 * u, rh * 0.1)
                 self.pill(t.upper(), tcap, (cx, ty), fill, anchor="topleft")
                 ty += int(tcap * 2.3)
             if seat.double_due:
-                self.label("MARK A DOUBLE", min(21 * u, rh * 0.1), (cx, ty + int(4 * u)), C.GOLD)
+                self.label(self.w("mark_double"), min(21 * u, rh * 0.1), (cx, ty + int(4 * u)), C.GOLD)
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.88), f"Payouts after race {model.race_no}", u)
+        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.88), self.w("payouts_after", n=model.race_no), u)
         rows = seat_rows(model)
         n = max(1, len(rows))
         step = min(int(150 * u), ah // n)
@@ -205,28 +200,31 @@ class OtherScreens(Widgets):
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
             tx, ty, tcap = nx, ry + int(cap * 2.3), min(19 * u, cap * 0.5)
-            for t in seat.tickets or ("No tickets",):
+            for k, t in enumerate(seat.tickets or (say(self.lang, "no_tickets"),)):
                 if tx > nx and tx + self.font(tcap).size(t.upper())[0] + tcap * 1.2 > x + aw:
                     tx, ty = nx, ty + int(tcap * 2.4)
-                pr = self.pill(t.upper(), tcap, (tx, ty), stack_colour(t.split()[0].lower()), anchor="topleft")
+                stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
+                pr = self.pill(t.upper(), tcap, (tx, ty), stack_colour(stack), anchor="topleft")
                 tx = pr[0] + pr[2] + int(12 * u)
         self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), "Side bet", u)
-        used = self.wrap(model.side_bet or "No side bet this race", 24 * u, (sx, sy, sw, int(sh * 0.5)), C.TEXT)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), self.w("side_bet"), u)
+        used = self.wrap(model.side_bet or say(self.lang, "no_side_bet"), 24 * u, (sx, sy, sw, int(sh * 0.5)), C.TEXT)
         if model.side_bet_answer is not None:
-            word, fill = ("YES, IT HAPPENED", POSITIVE) if model.side_bet_answer else ("NO, IT DID NOT", C.OUT_MARK)
+            word, fill = ((self.w("happened"), POSITIVE) if model.side_bet_answer
+                          else (self.w("not_happened"), C.OUT_MARK))
             self.pill(word, KEY_CAP * u * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The race's paid places, best first."""
-        x, y, w, h = self.panel(rect, "Places", u)
+        x, y, w, h = self.panel(rect, self.w("places"), u)
         status = {m.mascot: m.status for m in model.mascots}
         rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
         step = h // 4
         for i, (name, place) in enumerate(rows):
             cy = y + i * step + step // 2
             out = status.get(name) == "dq"
-            self.label(ordinal(place).upper(), KEY_CAP * u, (x, cy), C.GOLD if place == 1 else C.TEXT, "midleft")
+            self.label(ordinal_in(self.lang, place).upper(), KEY_CAP * u, (x, cy), C.GOLD if place == 1 else C.TEXT,
+                       "midleft")
             r = int(min(step * 0.32, 32 * u))
             self.mascot(name, x + int(150 * u), cy, r, out=out)
             label = name.upper() + (" DQ" if out else "")
@@ -235,7 +233,7 @@ class OtherScreens(Widgets):
 
     def screen_game_over(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        self.label("FINAL STANDINGS", 60 * u, (w // 2, int(h * 0.15)), C.GOLD, "center")
+        self.label(self.w("final"), 60 * u, (w // 2, int(h * 0.15)), C.GOLD, "center")
         rows = model.standings
         for i, st in enumerate(rows):
             box = standing_rect(i, len(rows), L)
@@ -246,7 +244,7 @@ class OtherScreens(Widgets):
             self.pg.draw.rect(self.surface, shade(C.GOLD, 0.28) if st.place == 1 else C.PANEL, box,
                               border_radius=int(14 * u))
             shared = sum(o.place == st.place for o in rows) > 1
-            place = ("=" if shared else "") + ordinal(st.place).upper()
+            place = ("=" if shared else "") + ordinal_in(self.lang, st.place).upper()
             self.label(place, cap, (x0 + int(24 * u), ry + int(step * 0.12)), C.GOLD if st.place == 1 else C.TEXT)
             nx = x0 + int(cap * 5.2)
             money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ry + int(step * 0.12)), C.GOLD, "topright")

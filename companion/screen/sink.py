@@ -16,17 +16,18 @@ class ScreenSink(BaseSink):
     """Draws the table on the display (``hardware.display``) once per render, with the running race call,
     refusal messages for a few seconds, odds from ``odds()`` and device status from ``status()``.
 
-    ``names`` are the config's default player names by seat. ``submit(text)`` takes an input typed in the
-    window (``HS-NAME-<seat>:<name>``); ``on_key(key)`` gets the other key presses (``u``, ``g``, ``space``).
-    ``closed`` turns True when the window is closed. ``keyboard=False`` ignores keys (a Pi's console, where
-    a barcode scanner in keyboard mode would otherwise type "n" or "g" into the table).
+    ``names`` are the config's default player names by seat; ``language`` (en, nl, es) the screen's words.
+    ``submit(text)`` takes an input typed in the window (``HS-NAME-<seat>:<name>``); ``on_key(key)`` gets
+    the other key presses (``u``, ``g``, ``space``). ``closed`` turns True when the window is closed.
+    ``keyboard=False`` ignores keys (a Pi's console, where a barcode scanner in keyboard mode would otherwise
+    type "n" or "g" into the table).
     """
 
     def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
                  status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
                  leds: Any = None, lane_map: Any = None, names: Sequence[str] = (),
                  submit: Callable[[str], Any] | None = None, on_key: Callable[[str], Any] | None = None,
-                 keyboard: bool = True):
+                 keyboard: bool = True, language: str = "en"):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -42,6 +43,7 @@ class ScreenSink(BaseSink):
         self.submit = submit
         self.on_key = on_key
         self.keyboard = keyboard
+        self.language = language
         self.entry = NameEntry()
         self.closed = False
         self._seats = 0
@@ -100,7 +102,7 @@ class ScreenSink(BaseSink):
         from companion.screen.model import from_table
         model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
                            odds=self.odds(), status=self.status(), money_before=self.money_before,
-                           names=self.names, name_entry=self.entry.view())
+                           names=self.names, name_entry=self.entry.view(), language=self.language)
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
         else:

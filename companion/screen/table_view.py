@@ -9,30 +9,32 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
+from companion.screen.words import say
 
 SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
                     "racing": "race", "payouts": "payouts", "game-over": "game-over"}
-PHASE_TITLE = {"new-game": "New game", "setup": "Setup: scan the face-up cards",
-               "betting": "Betting", "adding-cards": "Add your cards face down, then GO",
-               "racing": "Racing", "payouts": "Payouts", "game-over": "Game over"}
+PHASE_TITLE = {phase: say("en", "phase_" + phase) for phase in SCREEN_FOR_PHASE}
+"""The header's phase text in English (``companion.screen.words`` has it in each language)."""
 LEVELS = ("top", "middle", "bottom")
 
 
-def seat_name(seat: int, table=None, names: Sequence[str] = ()) -> str:
-    """The display name of 0-based ``seat``: typed at the table, else ``names[seat]`` (config), else "Seat N"."""
+def seat_name(seat: int, table=None, names: Sequence[str] = (), language: str = "en") -> str:
+    """The display name of 0-based ``seat``: typed at the table, else ``names[seat]`` (config), else "Seat N"
+    (in ``language``)."""
     typed = table.game.names.get(seat) if table is not None and table.game is not None else None
     if typed:
         return typed
     if seat < len(names) and names[seat].strip():
         return names[seat].strip()
-    return f"Seat {seat + 1}"
+    return say(language, "seat", n=seat + 1)
 
 
-def ticket_text(bet) -> str:
-    """A drafted ticket for the screen: ``"Hurley top, risky"`` (`` x2`` when doubled)."""
+def ticket_text(bet, language: str = "en") -> str:
+    """A drafted ticket for the screen: ``"Hurley top, risky"`` (`` x2`` when doubled), in ``language``."""
     stack, level = bet.ticket.id.split("-")
-    name = stack.upper() if stack in ("yes", "no") else stack.capitalize()
-    return f"{name} {level}, {bet.side}" + (" x2" if bet.double else "")
+    name = say(language, stack).upper() if stack in ("yes", "no") else stack.capitalize()
+    text = f"{name} {say(language, level).lower()}, {say(language, bet.side).lower()}"
+    return text + (" x2" if bet.double else "")
 
 
 def stack_views(game) -> tuple[StackView, ...]:
@@ -56,19 +58,21 @@ def stack_views(game) -> tuple[StackView, ...]:
 
 def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
                odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
-               names: Sequence[str] = (), name_entry: str | None = None) -> ScreenModel:
+               names: Sequence[str] = (), name_entry: tuple[int, int, str] | None = None,
+               language: str = "en") -> ScreenModel:
     """The screen model for a ``companion.rules.table.Table`` in any phase.
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
-    ``names`` are the config's default player names by seat.
+    ``names`` are the config's default player names by seat; ``language`` (en, nl, es) the screen's words.
     """
     phase = table.phase
-    common = dict(screen=SCREEN_FOR_PHASE[phase], phase=PHASE_TITLE[phase], log=log, message=message,
-                  message_at=message_at, status=status, odds=odds, name_entry=name_entry)
+    common = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log, message=message,
+                  message_at=message_at, status=status, odds=odds, name_entry=name_entry, language=language,
+                  table_phase=phase)
     game = table.game
     if game is None:
         return ScreenModel(**common)
-    name = lambda s: seat_name(s, table, names)  # noqa: E731
+    name = lambda s: seat_name(s, table, names, language)  # noqa: E731
     before = dict(money_before or {})
     if phase == "payouts" and game.settled and not before:
         earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
@@ -76,8 +80,9 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
     due = set(game.seats_without_double) if game.draft_complete else set()
     paid = _ticket_amounts(game) if phase == "payouts" and game.settled else {}
     seats = tuple(SeatView(name(s), m, before.get(s), tuple(
-        ticket_text(b) + (f": {paid[s][k]:+d}" if s in paid else "") for k, b in enumerate(game.tickets.get(s, ()))),
-        s in due) for s, m in enumerate(game.money))
+        ticket_text(b, language) + (f": {paid[s][k]:+d}" if s in paid else "")
+        for k, b in enumerate(game.tickets.get(s, ()))), s in due,
+        tuple(b.ticket.stack for b in game.tickets.get(s, ()))) for s, m in enumerate(game.money))
     known: dict[str, list[str]] = {}
     for code in game.known_cards:
         card = game.deck.by_code(code).card
@@ -86,9 +91,9 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
     double_prompt = None
     if due and phase == "betting":
         who = ", ".join(name(s) for s in sorted(due))
-        double_prompt = f"Race {game.race_no}: {who}, scan one of your tickets to double it"
+        double_prompt = say(language, "double_due", race=game.race_no, names=who)
     elif game.is_double_race and phase == "betting" and drafter is not None and game.variant.value == "standard":
-        double_prompt = f"Race {game.race_no}: after the draft, everyone scans one ticket again to double it"
+        double_prompt = say(language, "double_later", race=game.race_no)
     standings = tuple(StandingView(name(s.seat), s.money, s.place, s.line) for s in game.standings)
     stacks = stack_views(game) if game.variant.value == "standard" else ()
     fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,

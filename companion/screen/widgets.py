@@ -11,19 +11,12 @@ import math
 
 from companion import colours as C
 from companion.screen.layout import Rect
-
-ACTION_WORDS = {"R": "STAND UP", "*": "NEXT STAR", "T": "TURN AROUND", "F": "FALL", "<": "SWERVE LEFT",
-                ">": "SWERVE RIGHT"}
+from companion.screen.words import action, say
 
 
-def action_words(action: str) -> str:
-    """Words for one card action (RULES.md 2): ``"+2"`` -> ``"2 AHEAD"``, ``"-2"`` -> ``"2 BACK"``, ``"T"`` ->
-    ``"TURN AROUND"``."""
-    if action[:1] == "+":
-        return f"{action[1:]} AHEAD"
-    if action[:1] == "-":
-        return f"{action[1:]} BACK"
-    return ACTION_WORDS.get(action, action)
+def action_words(act: str, lang: str = "en") -> str:
+    """Words for one card action (RULES.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``, ``"T"`` -> ``"TURN AROUND"``."""
+    return action(lang, act).upper()
 
 
 def shade(colour, k: float):
@@ -45,12 +38,17 @@ class Widgets:
         self.pg = pygame
         pygame.font.init()
         self.surface = surface
+        self.lang = "en"
         self._fonts: dict[int, object] = {}
         self._texts: dict[tuple, object] = {}
         probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
         self._cap_ratio = probe.h / 200.0
 
     # --- text ---
+    def w(self, key: str, **values) -> str:
+        """The screen's word for ``key`` in the model's language, in capitals (``companion.screen.words``)."""
+        return say(self.lang, key, **values).upper()
+
     def font(self, cap: float):
         """The font whose capital letters are ``cap`` pixels high."""
         size = max(6, int(round(cap / self._cap_ratio)))
@@ -239,4 +237,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["ACTION_WORDS", "Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["Widgets", "action_words", "ink_on", "shade"]
