@@ -156,7 +156,8 @@ class ScreenModel:
     ``screen`` is one of :data:`SCREENS`. ``phase`` is a short header text. ``log`` is the running race call,
     oldest first (the screen shows the newest lines that fit). ``podium`` is ``(mascot, place)`` pairs.
     ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known.
-    ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards.
+    ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
+    ``face_up_total`` is how many face-up cards setup has (0 when not known).
     ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
     ``whose_pick`` names the drafter; ``double_prompt`` is the race-3 "mark your double" line.
     ``side_bet_answer`` is the side bet's answer after the race (None while unknown). ``standings`` are
@@ -185,6 +186,7 @@ class ScreenModel:
     reveals_per_pass: int = 15
     odds: Mapping[str, tuple[float, float, float, float]] | None = None
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
     whose_pick: str | None = None
     stacks: tuple[StackView, ...] = ()

@@ -8,7 +8,7 @@ from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
-from companion.screen.widgets import Widgets, shade
+from companion.screen.widgets import Widgets, ink_on, shade
 
 POSITIVE = (90, 220, 110)
 
@@ -67,7 +67,8 @@ class OtherScreens(Widgets):
         x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
         cw = aw // len(cols)
         total = sum(len(v) for v in model.known_cards.values())
-        self.label(self.w("known", n=total), 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        known = self.w("known_of", n=total, m=model.face_up_total) if model.face_up_total else self.w("known", n=total)
+        self.label(known, 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
             r = int(32 * u)
@@ -77,10 +78,13 @@ class OtherScreens(Widgets):
             else:
                 self.mascot(name, cx, y + r, r)
             cards = model.known_cards.get(name, ())
-            step = min(int(56 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
-            for j, note in enumerate(cards):
-                self.label(note, min(30 * u, step * 0.55), (cx, y + 2 * r + int(22 * u) + j * step), C.colour(name),
-                           "midtop", max_w=cw - int(8 * u))
+            step = min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
+            col = C.colour(name)
+            for j, note in enumerate(cards):   # each known card as a small card in its colour
+                tile = (cx - int(cw * 0.4), y + 2 * r + int(20 * u) + j * step, int(cw * 0.8), int(step * 0.84))
+                self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
+                self.label(note, min(28 * u, step * 0.4), (cx, tile[1] + tile[3] // 2), ink_on(col), "center",
+                           max_w=tile[2] - int(12 * u))
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
         hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))

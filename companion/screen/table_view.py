@@ -98,6 +98,7 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
     stacks = stack_views(game) if game.variant.value == "standard" else ()
     fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
                   known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
+                  face_up_total=game.figures.face_up,
                   stacks_left={s.stack: s.left for s in stacks},
                   whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
                   side_bet=_question(game), side_bet_answer=game.side_bet_happened, standings=standings,

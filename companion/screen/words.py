@@ -32,7 +32,8 @@ WORDS: dict[str, dict[str, str]] = {
         "name_for": "Name for seat {seat} of {seats}", "name_keys": "Enter saves   Tab next seat   Esc closes",
         "not_taken": "Not taken",
         "caller": "The race caller", "scan_new": "Scan NEW GAME, then the number of players",
-        "face_up": "Face-up cards scanned", "known": "{n} cards known", "what_to_do": "What to do",
+        "face_up": "Face-up cards scanned", "known": "{n} cards known",
+        "known_of": "{n} of {m} scanned", "what_to_do": "What to do",
         "setup_help": "Scan the starting cards and the random face-up cards, then press GO. Or press GO at once "
                       "if the app should not know the deck.",
         "players": "Players", "name_key": "Keyboard: N to name a seat", "chance": "Chance to win",
@@ -69,7 +70,8 @@ WORDS: dict[str, dict[str, str]] = {
         "name_for": "Naam voor plaats {seat} van {seats}",
         "name_keys": "Enter bewaart   Tab volgende plaats   Esc sluit", "not_taken": "Niet aangenomen",
         "caller": "De racecommentator", "scan_new": "Scan NIEUW SPEL, dan het aantal spelers",
-        "face_up": "Gescande open kaarten", "known": "{n} kaarten bekend", "what_to_do": "Wat nu",
+        "face_up": "Gescande open kaarten", "known": "{n} kaarten bekend",
+        "known_of": "{n} van {m} gescand", "what_to_do": "Wat nu",
         "setup_help": "Scan de startkaarten en de willekeurige open kaarten, druk dan op GO. Of druk meteen op "
                       "GO als de app het deck niet hoeft te kennen.",
         "players": "Spelers", "name_key": "Toetsenbord: N voor een naam", "chance": "Winkans",
@@ -106,7 +108,8 @@ WORDS: dict[str, dict[str, str]] = {
         "name_for": "Nombre del asiento {seat} de {seats}",
         "name_keys": "Enter guarda   Tab siguiente asiento   Esc cierra", "not_taken": "No aceptado",
         "caller": "El narrador de carreras", "scan_new": "Escanea NUEVA PARTIDA y luego el número de jugadores",
-        "face_up": "Cartas boca arriba escaneadas", "known": "{n} cartas conocidas", "what_to_do": "Qué hacer",
+        "face_up": "Cartas boca arriba escaneadas", "known": "{n} cartas conocidas",
+        "known_of": "{n} de {m} escaneadas", "what_to_do": "Qué hacer",
         "setup_help": "Escanea las cartas iniciales y las cartas boca arriba al azar, luego pulsa GO. O pulsa GO "
                       "ya si la app no debe conocer el mazo.",
         "players": "Jugadores", "name_key": "Teclado: N para poner un nombre", "chance": "Probabilidad de ganar",
