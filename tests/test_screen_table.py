@@ -245,7 +245,7 @@ def test_players_go_by_typed_name_then_config_name_then_seat_number():
 
 
 def test_typing_a_name_submits_a_seat_name_input_and_keeps_u_and_g_from_the_buttons():
-    submitted, keys = [], []
+    submitted, buttons = [], []
 
     class Display:
         def draw(self, model, now, extra=None):
@@ -253,32 +253,38 @@ def test_typing_a_name_submits_a_seat_name_input_and_keeps_u_and_g_from_the_butt
 
         def present(self):
             pass
-    sink = ScreenSink(Display(), submit=submitted.append, on_key=keys.append)
+    sink = ScreenSink(Display(), submit=submitted.append)
+    on_key = sink.window_keys(buttons.append)
     table = betting_table(2)
     sink.render(table, 0.0)
-    assert not sink.key("u", "u")                       # no entry open: u is for the buttons
-    for key, text in [("n", "n"), ("g", "G"), ("u", "u"), ("s", "s"), ("return", "\r")]:
-        assert sink.key(key, text)
-    assert submitted == ["HS-NAME-1:Gus"]
+    on_key("u")                                          # no entry open: u is for the buttons
+    for key in ["n", "g", "u", "s", "return"]:           # key names only, as the window gives them
+        on_key(key)
+    assert submitted == ["HS-NAME-1:Gus"] and buttons == ["u"]
     sink.render(table, 1.0)
     assert sink.display.model.name_entry == (2, 2, "")
-    assert sink.key("escape") and not sink.key("g", "g")
+    on_key("escape")
+    on_key("g")
+    assert buttons == ["u", "g"]
+    assert not sink.key("b") and not sink.entry.active
     entry = NameEntry()
     assert entry.key("n", "n", seats=0) == (False, None)  # no game yet: nobody to name
 
 
-def test_the_window_close_button_and_keys_reach_the_sink():
-    from companion.screen.draw import Screen
-    keys = []
-    screen = Screen((640, 360), driver="dummy")
+def test_the_window_hands_its_keys_to_the_name_entry_first():
+    from hardware.display import open_display
+    buttons, submitted = [], []
+    device = open_display("dummy", (640, 360))
     try:
-        sink = ScreenSink(screen, on_key=keys.append)
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u, unicode="u", mod=0, scancode=0))
-        pygame.event.post(pygame.event.Event(pygame.QUIT))
-        sink.render(betting_table(2), 0.0)
-        assert keys == ["u"] and sink.closed
+        sink = ScreenSink(device, submit=submitted.append)
+        device.on_key = sink.window_keys(buttons.append)
+        sink._seats = 2
+        for key in (pygame.K_n, pygame.K_g, pygame.K_u, pygame.K_RETURN, pygame.K_ESCAPE, pygame.K_u):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode="", mod=0, scancode=0))
+        device.present()
+        assert submitted == ["HS-NAME-1:Gu"] and buttons == ["u"] and not sink.entry.active
     finally:
-        screen.close()
+        device.close()
 
 
 # ----- the screenshot command -------------------------------------------------------------------------------
@@ -291,20 +297,6 @@ def test_screenshot_cards_renders_the_race_after_those_cards(tmp_path):
     assert bad.returncode == 2 and "Q+9" in bad.stderr and "Traceback" not in bad.stderr
     other = hotstreak("screenshot", "--screen", "betting", "--cards", "H+3", "--out", str(tmp_path / "y.png"))
     assert other.returncode == 2 and "--screen race" in other.stderr
-
-
-def test_keys_are_ignored_when_the_sink_has_no_keyboard():
-    from companion.screen.draw import Screen
-    keys = []
-    screen = Screen((640, 360), driver="dummy")
-    try:
-        sink = ScreenSink(screen, on_key=keys.append, keyboard=False)   # a Pi console: a HID scanner types here
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, unicode="n", mod=0, scancode=0))
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, unicode="g", mod=0, scancode=0))
-        sink.render(betting_table(2), 0.0)
-        assert keys == [] and not sink.entry.active
-    finally:
-        screen.close()
 
 
 def test_the_screen_words_follow_the_language_and_every_language_has_every_word():

@@ -2,8 +2,7 @@
 
 With a screen: the table in a window (keys: u undo, g go, n to type a player's name), at table pace; the final
 standings stay up until the window is closed. `--headless`: no window, no pauses; prints the race call and exits
-0 at the end of the game. The demo keeps its journal in memory, so it
-never touches a real game's journal.
+0 at the end of the game. The demo keeps its journal in memory, so it never touches a real game's journal.
 """
 
 from __future__ import annotations
@@ -49,9 +48,7 @@ def run(args: argparse.Namespace) -> int:
     screen = next((s for s in controller.sinks if isinstance(s, ScreenSink)), None)
     told = []
 
-    def finished() -> bool:
-        if screen is not None and screen.closed:
-            return True
+    def finished() -> bool:  # with a window: hold the final screen until the window is closed (kiosk.stop)
         done = scanner.done.is_set() and controller.inputs.empty()
         if done and screen is not None and not told:
             told.append(True)
@@ -60,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     kiosk.run_forever(until=finished)
     phase = controller.table.phase
-    if kiosk.stop.is_set() or (screen is not None and screen.closed):  # Ctrl-C, SIGTERM, window closed
+    if kiosk.stop.is_set():  # the window closed, Ctrl-C or SIGTERM: a normal end of a demo
         return 0
     if phase != "game-over":
         print(f"demo ended in phase {phase}, expected game-over", file=sys.stderr)

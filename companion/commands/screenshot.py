@@ -11,6 +11,7 @@ import argparse
 import os
 import re
 
+from companion.commands.outpath import output_file
 from companion.screen.model import SCREENS
 
 
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
+    out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.screen.model import replace, sample_model
     if args.cards and args.screen != "race":
@@ -46,10 +48,10 @@ def run(args: argparse.Namespace) -> int:
     if args.message:
         model = replace(model, message=args.message, message_at=args.now)
     from companion.screen.draw import Screen
-    screen = Screen(size, driver="dummy")
+    screen = Screen.offscreen(size)
     try:
         screen.draw(model, args.now)
-        screen.save(args.out)
+        screen.save(str(out))
     finally:
         screen.close()
     print(f"wrote {args.out} ({args.screen}, {size[0]}x{size[1]})")

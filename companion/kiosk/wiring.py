@@ -7,13 +7,13 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal import Journal
@@ -61,33 +61,39 @@ class Kiosk:
             self.controller.journal.close()
 
 
-def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
+def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
           rng: Any = None) -> Kiosk:
-    """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
-    config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
+    """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
+    with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
+    (overrides the config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
     mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die)."""
+    from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
-    from hardware.leds import LaneMap
 
     track = load_track(cfg.track)
     deck = load_deck(cfg.deck)
     journal = Journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
-    chosen = resolve_mode(mode)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
+                            variant=cfg.variant)
+    chosen = resolve_mode(mode, config=cfg.hardware)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
+    if cfg.led_count < lane_map.count:
+        raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
     hw = make_hardware(
         chosen, scanner_port=port, baud=cfg.baud, script=script, sleep=sleep, window=window, clock=clock,
+        scanner_mode="serial" if scanner else cfg.scanner_mode,
+        hid_device=cfg.hid_device or None, layout=cfg.layout, max_length=cfg.max_length,
         on_line=lambda text: controller.submit(text, "scan"),
         on_button=lambda name: controller.submit("HS-UNDO" if name == "undo" else "HS-GO", "button"),
-        lane_map=lane_map, led_count=cfg.led_count, button_pins=cfg.buttons, debounce=cfg.debounce,
-        repeat_window=cfg.repeat_window,
+        led_count=cfg.led_count, led_rows=[lane_map.lane_pixels(lane) for lane in lane_map.lanes],
+        button_pins=cfg.buttons, debounce=cfg.debounce, repeat_window=cfg.repeat_window,
         led_options={"backend": cfg.led_backend if chosen == "pi" else "mock", "brightness": cfg.brightness,
                      "order": cfg.led_order, "pin": cfg.led_pin, "dma": cfg.led_dma},
     )
@@ -99,57 +105,60 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     odds = OddsSink() if display != "none" else None
     if odds is not None:
         sinks.append(odds)
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds,
-                               submit=lambda text: controller.submit(text, "keyboard"))
+    stop = threading.Event()
+    with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
+        sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, odds, stop,
+                                   submit=lambda text: controller.submit(text, "keyboard"))
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
     controller.sinks.extend(sinks)
-    return Kiosk(controller, hw, notifier)
+    return Kiosk(controller, hw, notifier, stop)
 
 
-def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], odds: Any = None,
+def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: str, audio: str, prerender: bool,
+                      clock: Callable[[], float], odds: Any, stop: threading.Event,
                       submit: Callable[[str], Any] | None = None) -> list[Any]:
-    """The screen and voice sinks, each left out (with one log line) when it cannot start."""
+    """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
+    press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. In a
+    desktop window the keys go to the screen's name entry first (``n``, a name, Enter: ``submit``)."""
     sinks: list[Any] = []
     if display != "none":
         try:
-            from hardware.display import open_display
+            from companion.screen.draw import Screen
+            from hardware.display import NullDisplay, open_display
             kind = display if display != "auto" or mode == "pi" else "window"
-            if kind == "window" and sys.platform.startswith("linux") and not (
-                    os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-                raise RuntimeError("no desktop display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
-            screen = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None)
-            if getattr(screen, "reason", None):
-                log.warning("no screen: %s; the race goes on without it", screen.reason)
+            device = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None,
+                                  on_key=hw.keys.key if hw.keys is not None else None, on_quit=stop.set)
+            if isinstance(device, NullDisplay):
+                log.warning("no screen: %s; the race goes on without it", device.reason)
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
-                from hardware.buttons import KeyButtons
-                keys = KeyButtons(hw.buttons.press) if hasattr(hw.buttons, "press") else None
-                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
-                                        leds=preview, lane_map=hw.lane_map,
-                                        odds=odds.current if odds is not None else (lambda: None),
-                                        names=cfg.names, submit=submit,
-                                        keyboard=getattr(screen, "name", kind) == "window", language=cfg.language,
-                                        on_key=keys.key if keys is not None else None))
+                screen = Screen(device.surface, display=device)
+                sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
+                                  leds=preview, lane_map=lane_map,
+                                  odds=odds.current if odds is not None else (lambda: None),
+                                  names=cfg.names, submit=submit, language=cfg.language)
+                if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
+                    device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
+                sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the race goes on without it", exc)
     if audio != "none" and (cfg.voice or cfg.effects):
         try:
             import random
 
-            from companion.call.announcer import Announcer
+            from companion.call.announcer import Announcer, sounds_dir
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
-            device = open_audio(audio, clock=clock)
+            sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
             announcer = Announcer(cfg.language, random.Random())
-            voice = Voice(device, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            voice = Voice(sound, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:
                 voice.prerender(announcer.fixed_lines())
-            sinks.append(VoiceSink(announcer, voice, device, effects=cfg.effects))
+            sinks.append(VoiceSink(announcer, voice, sound, effects=cfg.effects))
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks

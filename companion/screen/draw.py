@@ -1,11 +1,11 @@
 """The kiosk screen: draws a :class:`companion.screen.model.ScreenModel` with pygame-ce.
 
-Full screen on KMSDRM on a Pi (``Screen(fullscreen=True, driver="kmsdrm")``), a window on a desktop
-(``Screen((1280, 720))``), the SDL dummy driver in tests and screenshots (``driver="dummy"``). Everything is
-drawn by the program (shapes, colours, letters); the layout scales with the resolution.
+It draws on a surface it is given: the display's (``hardware.display``: KMSDRM full screen on a Pi, a window
+on a desktop) or an off-screen one for pictures and tests. Everything is drawn by the program (shapes,
+colours, letters); the layout scales with the resolution.
 
->>> screen = Screen((1280, 720), driver="dummy")                     # doctest: +SKIP
->>> surface = screen.draw(sample_model("race"), now=0.0); screen.present(); screen.close()   # doctest: +SKIP
+>>> screen = Screen(open_display("dummy", (1280, 720)).surface)          # doctest: +SKIP
+>>> surface = Screen.offscreen((1280, 720)).draw(sample_model("race"), now=0.0)   # doctest: +SKIP
 
 The geometry is pure (``companion.screen.layout``); the parts are drawn by ``track`` (the track and the moves),
 ``race_panels`` (running order, last card, race call, money), ``screens`` (the other screens) and ``widgets``
@@ -16,8 +16,7 @@ pygame is imported lazily.
 
 from __future__ import annotations
 
-import os
-from typing import Callable
+from typing import Any, Callable
 
 from companion import colours as C
 from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_spots, order_rect, podium_rect,
@@ -34,54 +33,49 @@ MESSAGE_SECONDS = 4.0
 
 
 class Screen:
-    """A pygame-ce display that draws screen models.
+    """Draws screen models onto a pygame surface.
 
-    ``size``: ``(w, h)`` pixels, or None for the display's own size when ``fullscreen`` (else 1280x720).
-    ``driver``: an SDL video driver (``"kmsdrm"``, ``"x11"``, ``"dummy"``) or None for SDL's choice.
-    Raises ``pygame.error`` if no display can be opened (``hardware.display`` turns that into a no-op).
+    ``surface``: what to draw on: a display's surface (``hardware.display.open_display(...).surface``) or an
+    off-screen ``pygame.Surface`` (:meth:`offscreen`, for pictures and tests). ``display``: the hardware
+    display the surface belongs to, if any: ``present()`` and ``close()`` go to it.
     """
 
-    def __init__(self, size: tuple[int, int] | None = None, fullscreen: bool = False, driver: str | None = None,
-                 message_seconds: float = MESSAGE_SECONDS):
-        if driver:
-            os.environ["SDL_VIDEODRIVER"] = driver
+    def __init__(self, surface: Any, *, display: Any = None, message_seconds: float = MESSAGE_SECONDS):
         import pygame
         self._pg = pygame
-        pygame.display.init()
         pygame.font.init()
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        if size is None:
-            size = (0, 0) if fullscreen else (1280, 720)
-        self.surface = pygame.display.set_mode(size, flags)
-        pygame.display.set_caption("Hot Streak")
-        if fullscreen:
-            pygame.mouse.set_visible(False)
+        self.surface = surface
+        self.display = display
         self.painter = Painter(self.surface, message_seconds)
+
+    @classmethod
+    def offscreen(cls, size: tuple[int, int], message_seconds: float = MESSAGE_SECONDS) -> "Screen":
+        """A screen drawing on an off-screen surface of ``size`` pixels (no display needed)."""
+        import pygame
+        return cls(pygame.Surface(size), message_seconds=message_seconds)
 
     @property
     def size(self) -> tuple[int, int]:
         return self.surface.get_size()
 
-    def draw(self, model: ScreenModel, now: float, extra: Callable | None = None):
+    def draw(self, model: ScreenModel, now: float, extra: Callable[..., Any] | None = None):
         """Draw ``model`` as it looks at time ``now`` (seconds, the caller's clock); ``extra(surface, model)``
         draws on the picture below the overlays (the desktop LED preview). Returns the surface."""
         self.painter.draw(model, now, extra)
         return self.surface
 
     def present(self) -> None:
-        """Show what was drawn (flip)."""
-        self._pg.display.flip()
-
-    def poll(self) -> list:
-        """The pending pygame events (keys, quit); call once a frame so a desktop window stays responsive."""
-        return self._pg.event.get()
+        """Show what was drawn on the display (which also hands the window's keys to the buttons)."""
+        if self.display is not None:
+            self.display.present()
 
     def save(self, path: str) -> None:
         """Write the current picture to a PNG file."""
         self._pg.image.save(self.surface, path)
 
     def close(self) -> None:
-        self._pg.display.quit()
+        if self.display is not None:
+            self.display.close()
 
     def __enter__(self) -> "Screen":
         return self

@@ -11,8 +11,10 @@ gives the input to submit to the controller, ``HS-NAME-<seat>:<name>``, journale
 (True, None)
 >>> entry.key("return", "\\r", seats=4)
 (True, 'HS-NAME-1:Ann')
+>>> [entry.key(k, t, seats=4) for k, t in [("b", "b"), ("o", "o"), ("return", "")]][-1]
+(True, 'HS-NAME-2:Bo')
 >>> entry.view()
-(2, 4, '')
+(3, 4, '')
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ class NameEntry:
             return True, None
         if key in ("return", "enter", "keypad enter"):
             name, seat = " ".join(self.text.split()), self.seat
+            if name.islower():  # typed without shift (a window that gives key names only): "ann" -> "Ann"
+                name = name[0].upper() + name[1:]
             self._next(seats)
             return True, (f"HS-NAME-{seat}:{name}" if name else None)
         if key == "tab":

@@ -40,7 +40,7 @@ class MascotView:
 
 @dataclass(frozen=True)
 class TrackView:
-    """Track geometry (RULES.md 1), as in ``companion.rules.Track``."""
+    """Track geometry (docs/rules.md 1), as in ``companion.rules.Track``."""
 
     lanes: int = 4
     spaces: int = 14
@@ -56,7 +56,7 @@ class TrackView:
                    track.final_stretch)
 
     def back_edge(self, folds: int) -> int:
-        """The first space still on the track after ``folds`` reshuffles (RULES.md 4)."""
+        """The first space still on the track after ``folds`` reshuffles (docs/rules.md 4)."""
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
 
 
@@ -73,7 +73,7 @@ class CardView:
 
     @property
     def actions(self) -> tuple[str, ...]:
-        """The card's actions in order (RULES.md 2): ``("R", "+2")``, ``("+2", ">")``, ``("*",)``."""
+        """The card's actions in order (docs/rules.md 2): ``("R", "+2")``, ``("+2", ">")``, ``("*",)``."""
         return tuple(_TOKEN.findall(self.notation[1:].upper()))
 
 
@@ -92,7 +92,7 @@ class MoveView:
 
 @dataclass(frozen=True)
 class FoldView:
-    """A fold just made (RULES.md 4): fold number, the first space still on the track, who went under."""
+    """A fold just made (docs/rules.md 4): fold number, the first space still on the track, who went under."""
 
     fold: int
     first_space: int

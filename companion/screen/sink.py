@@ -1,5 +1,5 @@
 """The screen's sink: draws the table on the display once per frame, with the LED preview on a desktop, and
-reads the window's keys (name entry, then u/g for the buttons) and its close button."""
+takes the desktop window's keys for the name entry (``window_keys``)."""
 
 from __future__ import annotations
 
@@ -17,17 +17,13 @@ class ScreenSink(BaseSink):
     refusal messages for a few seconds, odds from ``odds()`` and device status from ``status()``.
 
     ``names`` are the config's default player names by seat; ``language`` (en, nl, es) the screen's words.
-    ``submit(text)`` takes an input typed in the window (``HS-NAME-<seat>:<name>``); ``on_key(key)`` gets
-    the other key presses (``u``, ``g``, ``space``). ``closed`` turns True when the window is closed.
-    ``keyboard=False`` ignores keys (a Pi's console, where a barcode scanner in keyboard mode would otherwise
-    type "n" or "g" into the table).
+    ``submit(text)`` takes an input typed in the window (``HS-NAME-<seat>:<name>``).
     """
 
     def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
                  status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
                  leds: Any = None, lane_map: Any = None, names: Sequence[str] = (),
-                 submit: Callable[[str], Any] | None = None, on_key: Callable[[str], Any] | None = None,
-                 keyboard: bool = True, language: str = "en"):
+                 submit: Callable[[str], Any] | None = None, language: str = "en"):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -41,11 +37,8 @@ class ScreenSink(BaseSink):
         self.money_before: dict[int, int] = {}
         self.names = tuple(names)
         self.submit = submit
-        self.on_key = on_key
-        self.keyboard = keyboard
         self.language = language
         self.entry = NameEntry()
-        self.closed = False
         self._seats = 0
         self._next = 0.0
 
@@ -69,9 +62,12 @@ class ScreenSink(BaseSink):
         self.log.append("Undo")
         self._next = 0.0
 
-    def key(self, key: str, text: str = "") -> bool:
-        """One key press in the window: the name entry takes it first (``n`` opens it); returns True when it
-        did. A finished name is submitted as ``HS-NAME-<seat>:<name>``."""
+    def key(self, key: str, text: str | None = None) -> bool:
+        """One key press in the window (pygame's key name; ``text`` the character typed, else taken from the
+        name): the name entry takes it first (``n`` opens it); returns True when it did. A finished name is
+        submitted as ``HS-NAME-<seat>:<name>``."""
+        if text is None:
+            text = " " if key == "space" else key if len(key) == 1 else ""
         consumed, submit = self.entry.key(key, text, seats=self._seats)
         if submit is not None and self.submit is not None:
             self.submit(submit)
@@ -79,23 +75,16 @@ class ScreenSink(BaseSink):
             self._next = 0.0
         return consumed
 
-    def poll(self) -> None:
-        """Read the window's events: keys (name entry, else ``on_key``) and the close button."""
-        poll = getattr(self.display, "poll", None)
-        if poll is None:
-            return
-        import pygame
-        for event in poll():
-            if event.type == pygame.QUIT:
-                self.closed = True
-            elif event.type == pygame.KEYDOWN and self.keyboard:
-                name = pygame.key.name(event.key)
-                if not self.key(name, getattr(event, "unicode", "")) and self.on_key is not None:
-                    self.on_key(name)
+    def window_keys(self, buttons: Callable[[str], Any] | None) -> Callable[[str], None]:
+        """A key handler for the desktop window (``hardware.display`` ``on_key``): the name entry first, then
+        ``buttons`` (u undo, g or space GO) for the keys it did not take."""
+        def on_key(name: str) -> None:
+            if not self.key(name) and buttons is not None:
+                buttons(name)
+        return on_key
 
     def render(self, table: Table, now: float) -> None:
         self._seats = table.game.players if table.game is not None else 0
-        self.poll()
         if now < self._next:
             return
         self._next = now + self.frame_interval

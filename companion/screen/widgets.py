@@ -15,7 +15,7 @@ from companion.screen.words import action, say
 
 
 def action_words(act: str, lang: str = "en") -> str:
-    """Words for one card action (RULES.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``, ``"T"`` -> ``"TURN AROUND"``."""
+    """Words for one card action (docs/rules.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``."""
     return action(lang, act).upper()
 
 
@@ -195,7 +195,7 @@ class Widgets:
             pg.draw.line(s, C.OUT_MARK, (cx - k, cy + k), (cx + k, cy - k), wd)
 
     def action_icon(self, action: str, rect: Rect, ink) -> None:
-        """A pictogram of one card action (RULES.md 2) inside ``rect``, drawn in ``ink``.
+        """A pictogram of one card action (docs/rules.md 2) inside ``rect``, drawn in ``ink``.
 
         ``+n``/``-n``: an arrow ahead/back with n on it; ``*``: a star; ``T``: a U-turn; ``F``: a figure
         tipping over; ``R``: a figure standing up; ``<``/``>``: an arrow bending to the left/right lane."""

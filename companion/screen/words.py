@@ -149,7 +149,7 @@ def place(lang: str, n: int) -> str:
 
 
 def action(lang: str, act: str) -> str:
-    """Words for one card action (RULES.md 2): ``+2`` -> ``2 ahead``, ``T`` -> ``Turn around``."""
+    """Words for one card action (docs/rules.md 2): ``+2`` -> ``2 ahead``, ``T`` -> ``Turn around``."""
     if act[:1] == "+":
         return say(lang, "act_ahead", n=act[1:])
     if act[:1] == "-":
