@@ -310,3 +310,24 @@ def test_the_screen_words_follow_the_language_and_every_language_has_every_word(
     assert from_table(table, language="es").seats[0].tickets == ("Hurley arriba, arriesgado",)
     arr = draw(sample_model("race", MID_RACE, "es"))
     assert count(arr, card_tile_rect(layout_for(HD)), C.colour("gobbler")) > 1000
+
+
+def test_the_last_odds_stay_up_while_the_next_ones_are_computed_within_a_phase():
+    from companion.rules.game_events import PhaseChanged
+    from companion.rules.phases import Phase
+    shown, answers = [], [{"gobbler": (.4, .3, .2, .1)}, None]
+
+    class Display:
+        def draw(self, model, now, extra=None):
+            shown.append(model.odds)
+
+        def present(self):
+            pass
+    sink = ScreenSink(Display(), odds=lambda: answers[0] if len(shown) == 0 else answers[1], frame_interval=0)
+    table = betting_table(2)
+    sink.render(table, 0.0)
+    sink.render(table, 1.0)
+    assert shown == [answers[0], answers[0]]
+    sink.events([PhaseChanged(Phase.ADDING_CARDS, 1)], table, 2.0)
+    sink.render(table, 2.0)
+    assert shown[-1] is None

@@ -39,6 +39,7 @@ class ScreenSink(BaseSink):
         self.submit = submit
         self.language = language
         self.entry = NameEntry()
+        self._odds: Any = None   # the last odds known in this phase, shown while the next ones are computed
         self._seats = 0
         self._next = 0.0
 
@@ -47,9 +48,11 @@ class ScreenSink(BaseSink):
         for e in events:
             if isinstance(e, Settled):
                 self.money_before[e.seat] = e.before
-            elif isinstance(e, PhaseChanged) and e.phase.value == "racing":
-                self.log.clear()
-                self.money_before.clear()
+            elif isinstance(e, PhaseChanged):
+                self._odds = None
+                if e.phase.value == "racing":
+                    self.log.clear()
+                    self.money_before.clear()
         self.log.extend(racecall.call(events))
         del self.log[:-self.keep_log]
         self._next = 0.0  # draw the change at once
@@ -89,8 +92,11 @@ class ScreenSink(BaseSink):
             return
         self._next = now + self.frame_interval
         from companion.screen.model import from_table
+        odds = self.odds()
+        if odds is not None or table.phase not in ("racing", "setup", "betting"):
+            self._odds = odds
         model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                           odds=self.odds(), status=self.status(), money_before=self.money_before,
+                           odds=self._odds, status=self.status(), money_before=self.money_before,
                            names=self.names, name_entry=self.entry.view(), language=self.language)
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
