@@ -98,15 +98,17 @@ class RacePanels(Widgets):
     def _move_lines(self, model: ScreenModel, rect, u: float) -> None:
         """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words)."""
         x, y, w, h = rect
-        moves = model.moves[:3]
+        moves = model.moves[:4]
         if not moves:
             self.label(self.w("nothing_moved"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
             return
-        step = min(int(70 * u), h // len(moves))
+        cols = 2 if len(moves) > 3 else 1   # a green card moves everyone: two columns
+        rows = -(-len(moves) // cols)
+        step = min(int(70 * u), h // rows)
         cap = min(28 * u, step * 0.42)
         for i, mv in enumerate(moves):
-            ry = y + i * step + int(cap * 0.8)
-            cx = x
+            ry = y + (i % rows) * step + int(cap * 0.8)
+            cx = x + (i // rows) * (w // cols)
             r = int(cap * 0.8)
             self.mascot(mv.mascot, cx + r, ry, r)
             cx += 2 * r + int(10 * u)
