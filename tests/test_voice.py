@@ -122,7 +122,7 @@ def test_voice_never_lags_the_race_by_more_than_one_card(tmp_path):
 
 def test_a_line_still_playing_for_a_stale_card_is_cut(tmp_path):
     clock = FakeClock()
-    voice, audio, _ = make_voice(tmp_path, clock, seconds=10.0)
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=10.0, max_lag_cards=1)
     voice.say("a very long line about card 1", 1)
     voice.update()
     voice.say("card 2", 2)

@@ -132,17 +132,17 @@ def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str,
         try:
             import random
 
-            from companion.call.announcer import Announcer
+            from companion.call.caller import Caller
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
             device = open_audio(audio, clock=clock)
-            announcer = Announcer(cfg.language, random.Random())
-            voice = Voice(device, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            caller = Caller(cfg.language, random.Random())
+            voice = Voice(device, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:
-                voice.prerender(announcer.fixed_lines())
-            sinks.append(VoiceSink(announcer, voice, device, effects=cfg.effects))
+                voice.prerender(caller.announcer.fixed_lines())
+            sinks.append(VoiceSink(caller, voice, device, effects=cfg.effects))
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks
