@@ -58,11 +58,16 @@ FIELDS: dict[str, frozenset[str]] = {
     "placed-shared": frozenset({"mascot", "place"}),
     "folded": frozenset({"fold", "first_space"}),
     "reshuffled": frozenset({"pass_no"}),
+    "folded-reshuffled": frozenset({"fold", "first_space"}),
     "race_ended": frozenset({"winner", "podium"}),
     # the caller's merged beats
     "moved-all": frozenset({"steps"}),
     "moved-all-back": frozenset({"steps"}),
     "finished-placed": frozenset({"mascot", "place"}),
+    "fell-many": frozenset({"mascots"}),
+    "knocked_out-many": frozenset({"mascots"}),
+    "out_of_bounds-many": frozenset({"mascots"}),
+    "finished-many": frozenset({"mascots"}),
     # table moments (said by the voice sink with line_for)
     "race-start": frozenset({"race"}),
     "last-card": frozenset({"pass_no"}),
@@ -88,7 +93,8 @@ EVENT_TYPE_NAMES: tuple[str, ...] = tuple(re.sub(r"(?<!^)(?=[A-Z])", "_", t.__na
                                           for t in ev.EVENT_TYPES)
 """The snake-case type names of the engine's events (``moved``, ``knocked_out``, ...), as in ``Event.type``."""
 EVENT_KEYS: frozenset[str] = frozenset(k for k in FIELDS if k.split("-")[0] in EVENT_TYPE_NAMES)
-MERGED_KEYS: frozenset[str] = frozenset({"moved-all", "moved-all-back", "finished-placed"})
+MERGED_KEYS: frozenset[str] = frozenset({"folded-reshuffled", "moved-all", "moved-all-back", "finished-placed", "fell-many",
+                                         "knocked_out-many", "out_of_bounds-many", "finished-many"})
 EVENT_KEYS = EVENT_KEYS - MERGED_KEYS
 TABLE_KEYS: frozenset[str] = frozenset(FIELDS) - EVENT_KEYS - MERGED_KEYS
 

@@ -3,9 +3,13 @@ spoken moments around a race (whose pick, the side bet, the double, payouts, sta
 
 Every beat of a card comes from the one event table (:mod:`companion.call.words`) through the announcer's
 phrasings. Priorities (:data:`PRIORITY`): falls, knockouts, out of bounds, finishes and placings, folds,
-reshuffles and the podium (0) are always kept; a collision (1), a turn, swerve or recovery (2) and plain moves
-(3) fill the line up to :data:`WORD_BUDGET` words, most important first; a green card's equal moves merge into
-one beat ("Everybody 2."). Folds, reshuffles and the podium go in a second line of the same card.
+reshuffles and the podium (0) are always kept (several mascots downed, knocked out, out of bounds or home on
+one card merge into one beat); a collision (1), a turn, swerve or recovery (2) and plain moves
+(3) fill the line up to :data:`WORD_BUDGET` words (:data:`ESSENTIAL_BUDGET` beside essential news), most important first, leaving out a mascot whose fall,
+knockout, out of bounds or finish is already said; a DQ's place and "nothing happens" (4) only when nothing
+else is; a green card's equal moves merge into
+one beat ("Everybody 2."). A fold with its reshuffle ("Fold at 4, reshuffle!") and the podium go in a second
+line of the same card.
 
 >>> import random
 >>> from companion.rules import Race
@@ -31,16 +35,21 @@ ESSENTIAL: tuple[type, ...] = (ev.Fell, ev.KnockedOut, ev.OutOfBounds, ev.Finish
 
 PRIORITY: dict[type, int] = {ev.Fell: 0, ev.KnockedOut: 0, ev.OutOfBounds: 0, ev.Finished: 0, ev.Placed: 0,
                              ev.Folded: 0, ev.Reshuffled: 0, ev.RaceEnded: 0, ev.Collided: 1,
-                             ev.TurnedAround: 2, ev.Swerved: 2, ev.Recovered: 2, ev.Moved: 3}
-"""Event type -> priority of its beat (0: always said). Types not listed (Revealed, NoEffect) are not said."""
+                             ev.TurnedAround: 2, ev.Swerved: 2, ev.Recovered: 2, ev.Moved: 3, ev.NoEffect: 4}
+"""Event type -> priority of its beat (0: always said; a DQ's place waits for the podium, 4). Types not listed
+(Revealed) are not said; a card whose only beat is over budget still says that one."""
 
-WORD_BUDGET = 6
-"""Words a card's line may grow to with beats of priority above 0 (priority 0 beats are always said)."""
+WORD_BUDGET = 5
+"""Words a card's line may grow to with beats of priority above 0 (priority 0 beats are always said)..."""
+ESSENTIAL_BUDGET = 4
+"""... or, when the card has a priority 0 beat, this many (the essential news must end before the next card)."""
 
 KEEP_SECONDS = 8.0
 """How long a table line may wait for the voice before it is dropped (payouts and standings never are)."""
 
-_AFTER = ("folded", "reshuffled", "race_ended", "out_of_bounds-fold")
+_AFTER = ("folded", "reshuffled", "folded-reshuffled", "race_ended")
+_MANY = {"fell": "fell-many", "knocked_out": "knocked_out-many", "out_of_bounds": "out_of_bounds-many",
+         "finished": "finished-many"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,8 @@ class Caller:
             if prio is None or kf is None:
                 continue
             key, fields = kf
+            if isinstance(e, ev.Placed) and e.exit is not ev.Exit.CROSSED:
+                prio = 4  # a DQ's place: the podium line says it
             if isinstance(e, ev.Placed):
                 done = next((b for b in out if b.key == "finished" and b.fields["mascot"] == fields["mascot"]), None)
                 if done is not None:
@@ -98,6 +109,25 @@ class Caller:
                     done.covers.append(i)
                     continue
             out.append(_Beat(prio, key, fields, [i]))
+        for family, many in _MANY.items():  # one card downs, knocks out, ... several mascots: one beat
+            same = [b for b in out if b.key.split("-")[0] == family and "mascot" in b.fields]
+            if len(same) >= 2:
+                first = out.index(same[0])
+                merged = _Beat(0, many, {"mascots": [b.fields["mascot"] for b in same]},
+                               [i for b in same for i in b.covers])
+                out = [b for b in out if b not in same]
+                out.insert(min(first, len(out)), merged)
+        fold = next((b for b in out if b.key == "folded"), None)
+        shuffle = next((b for b in out if b.key == "reshuffled"), None)
+        if fold is not None and shuffle is not None:  # "Fold at 4, reshuffle!"
+            fold.key = "folded-reshuffled"
+            fold.covers.extend(shuffle.covers)
+            out.remove(shuffle)
+        if sum(b.priority == 0 and b.key not in ("race_ended", "folded", "folded-reshuffled", "reshuffled")
+               for b in out) > 1:
+            for b in out:  # more news on this card: the place waits for the podium
+                if b.key == "finished-placed":
+                    b.key = "finished"
         ended = next((b for b in out if b.key == "race_ended"), None)
         if ended is not None:  # the podium names every place
             for b in [b for b in out if b.key.startswith("placed")]:
@@ -113,25 +143,34 @@ class Caller:
                 out.insert(min(first, len(out)), merged)
         return out
 
-    def card_lines(self, events: list[ev.Event], card: int) -> list[Spoken]:
+    def card_lines(self, events: list[ev.Event], card: int, per_pass: int | None = None) -> list[Spoken]:
         """The spoken lines of one revealed card's events (those of one ``Race.push``): the card's line, then a
-        line for a fold, reshuffle or the podium. An empty list when nothing worth saying happened."""
+        line for a fold, reshuffle or the podium, and with ``per_pass`` (reveals in a pass) a "last card of the
+        pass" line when the next card is the pass's last. An empty list when nothing worth saying happened."""
         beats = self.beats(events)
         main = [b for b in beats if b.key not in _AFTER]
         after = [b for b in beats if b.key in _AFTER]
         out: list[Spoken] = []
         texts = {id(b): self.say(b.key, **b.fields) for b in beats}
         chosen = [b for b in main if b.priority == 0]
+        fated = {b.fields.get("mascot") for b in chosen} - {None}
         used = sum(len(texts[id(b)].split()) for b in chosen)
         for b in sorted((b for b in main if b.priority > 0), key=lambda b: (b.priority, b.covers[0])):
             n = len(texts[id(b)].split())
-            if used + n <= WORD_BUDGET or not chosen:
+            if b.fields.get("mascot") in fated:
+                continue  # its fall, knockout or finish says it all
+            budget = ESSENTIAL_BUDGET if any(c.priority == 0 for c in chosen) else WORD_BUDGET
+            if not chosen or (b.priority < 4 and used + n <= budget):
                 chosen.append(b)
                 used += n
         for group in (sorted(chosen, key=lambda b: b.covers[0]), after):
             if group:
                 out.append(Spoken(" ".join(texts[id(b)] for b in group), card, min(b.priority for b in group),
                                   covers=tuple(sorted(i for b in group for i in b.covers))))
+        shown = events[0] if events and isinstance(events[0], ev.Revealed) else None
+        if per_pass and shown is not None and shown.reveal == per_pass - 1 \
+                and not any(isinstance(e, ev.RaceEnded) for e in events):
+            out.append(Spoken(self.say("last-card", pass_no=shown.pass_no), card, 2))
         return out
 
     # ----- around the race -----------------------------------------------------------------------------------

@@ -183,7 +183,8 @@ def capitalise(text: str) -> str:
 
 def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
     """Fields in the catalogue's words: ``place`` -> ordinal word, ``who`` None -> the word for everybody,
-    ``question`` -> the catalogue's own question for ``card_id`` when it has one, lists -> joined items."""
+    ``question`` -> the catalogue's own question for ``card_id`` when it has one, lists -> joined items (plain
+    strings as they are, dicts through the ``<field>_item`` template)."""
     out: dict[str, Any] = {}
     for k, v in fields.items():
         if k == "place" and isinstance(v, int):
@@ -193,7 +194,8 @@ def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
         elif k == "question":
             v = cat.sidebets.get(str(fields.get("card_id")), v)
         elif isinstance(v, list):
-            items = [cat.words[f"{k}_item"].format(**localise(item, cat)) for item in v]
+            items = [item if isinstance(item, str) else cat.words[f"{k}_item"].format(**localise(item, cat))
+                     for item in v]
             sep = cat.words.get(f"{k}_sep", cat.words.get("list_sep", ", "))
             last = cat.words.get(f"{k}_and", cat.words.get("list_and", sep))
             v = (sep.join(items[:-1]) + last + items[-1]) if len(items) > 1 else "".join(items)

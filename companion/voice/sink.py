@@ -47,14 +47,13 @@ class VoiceSink(BaseSink):
                 if self.effects:
                     self.audio.play_effect("start")
                 self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1)
+        race = getattr(table.game, "race", None) if table.game is not None else None
+        per_pass = race.track.reveals_per_pass if race is not None else None
         for group in cards:
             self.serial += 1
-            for line in self.caller.card_lines(group, self.serial):
+            for line in self.caller.card_lines(group, self.serial, per_pass):
                 self.voice.say(line.text, self.serial, priority=line.priority, slot=line.slot,
                                max_age=line.max_age)
-        race = getattr(table.game, "race", None) if table.game is not None else None
-        if cards and race is not None and not race.is_over and race.revealed == race.track.reveals_per_pass - 1:
-            self.voice.say(self.caller.say("last-card", pass_no=race.pass_no), self.serial, priority=2)
         for line in self.caller.table_lines(rest, table):
             self.voice.say(line.text, None, priority=line.priority, slot=line.slot, max_age=line.max_age)
         if self.effects:
