@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from companion.call import words
 from companion.call.announcer import Announcer
@@ -180,7 +180,7 @@ class Caller:
         the final standings. ``table`` gives seat names (``table.seat_name``) and the game state."""
         out: list[Spoken] = []
         game = getattr(table, "game", None)
-        name = getattr(table, "seat_name", lambda s: f"Seat {s + 1}")
+        name = self.seat_namer(table)
         events = list(events)
         for e in events:
             kind = type(e).__name__
@@ -209,6 +209,15 @@ class Caller:
                                     for e in events):
             out.extend(self._whose_turn(game, name))
         return out
+
+    def seat_namer(self, table: Any) -> Callable[[int], str]:
+        """0-based seat -> its name from ``table.seat_name``, or "Seat N" in this language when unnamed."""
+        def name(seat: int) -> str:
+            given = table.seat_name(seat) if hasattr(table, "seat_name") else ""
+            if given and given != f"Seat {seat + 1}":
+                return given
+            return self.announcer.catalogue.words.get("seat", "Seat {n}").format(n=seat + 1)
+        return name
 
     def _whose_turn(self, game: Any, name: Any) -> list[Spoken]:
         phase = getattr(getattr(game, "phase", None), "value", None)
