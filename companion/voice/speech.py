@@ -25,6 +25,7 @@ import hashlib
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -126,15 +127,15 @@ class VoiceCache:
     def _run_child(self, argv: list[str], capture_output: bool = True, timeout: float = 30
                    ) -> subprocess.CompletedProcess:
         """Run espeak-ng as a child that :meth:`stop` can kill."""
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         with self._lock:
             self._procs.add(proc)
         try:
             if self._stopped.is_set():
-                proc.kill()
+                _kill(proc)
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            _kill(proc)
             proc.communicate()
             raise
         finally:
@@ -185,10 +186,18 @@ class VoiceCache:
         with self._lock:
             procs = list(self._procs)
         for proc in procs:
-            try:
-                proc.kill()
-            except OSError:
-                pass
+            _kill(proc)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Kill a renderer and anything it started (its own process group), so its pipes close at once."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        try:
+            proc.kill()
+        except OSError:
+            pass
 
 
 DEFAULT = -1.0
