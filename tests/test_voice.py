@@ -396,3 +396,18 @@ def test_sigterm_during_the_first_start_prerender_stops_the_kiosk_quickly(tmp_pa
     assert code == 0, proc.stderr.read().decode()
     assert took < 5.0, f"stopping took {took:.1f} s"    # the slow pre-render would take 300 minutes
     assert subprocess.run(["pgrep", "-f", str(espeak)], capture_output=True).returncode != 0  # none left behind
+
+
+def test_after_an_undo_nothing_still_waiting_is_said(tmp_path):
+    from companion.call.caller import Caller
+    from companion.voice.sink import VoiceSink
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=5.0)
+    sink = VoiceSink(Caller("en", random.Random(0)), voice, audio)
+    voice.say("Hurley 3, up to 6.", 1)
+    voice.say("Last card!", 1)
+    voice.update()
+    sink.reset(None, clock())
+    assert ("stop", "") in audio.played and voice.queue.peek() is None
+    clock.advance(5.0)
+    assert voice.update() is None

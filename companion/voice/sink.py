@@ -64,6 +64,13 @@ class VoiceSink(BaseSink):
         line = self.caller.refusal(message)
         self.voice.say(line.text, None, priority=line.priority, slot=line.slot, max_age=line.max_age)
 
+    def reset(self, table: Table, now: float) -> None:
+        """After an undo or a start from the journal: nothing still waiting is said (it may tell of a card
+        taken back)."""
+        hush = getattr(self.voice, "hush", None)
+        if hush is not None:
+            hush()
+
     def render(self, table: Table, now: float) -> None:
         self.voice.update()
 

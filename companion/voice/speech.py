@@ -409,6 +409,14 @@ class Voice:
                 self._failed_once = True
             return False
 
+    def hush(self) -> None:
+        """Drop every waiting line and cut the one playing (after an undo: they told of a card taken back)."""
+        self.queue.dropped.extend(self.queue)
+        self.queue.clear()
+        if self.current is not None and self.audio.voice_busy():
+            self.audio.stop_voice()
+        self.current = None
+
     def close(self) -> None:
         """Stop at once: nothing more is said or rendered, a running espeak-ng is killed, waiting renders are
         cancelled (the worker threads end within a fraction of a second)."""
