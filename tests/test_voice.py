@@ -4,6 +4,7 @@ mixer on SDL's dummy driver)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import os
 import random
@@ -354,6 +355,9 @@ def test_close_during_the_first_start_prerender_kills_espeak_and_ends_the_worker
     assert voice.cache._procs
     voice.close()
     assert future.result(timeout=2) == 0              # the pre-render ended (it would take 300 minutes)
+    now_job = voice._jobs["Hurley down!"]              # the on-demand render ended too
+    done, _ = concurrent.futures.wait([now_job], timeout=2)
+    assert done and (now_job.cancelled() or isinstance(now_job.exception(), VoiceUnavailable))
     assert not voice.cache._procs
     assert voice.update() is None
 
