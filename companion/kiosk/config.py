@@ -68,6 +68,10 @@ height = 0
 [audio]
 voice = true               # speak the race call (espeak-ng)
 effects = true
+
+[game]
+variant = "standard"       # standard | open: the variant of a new game when no HS-STANDARD/HS-OPEN is scanned
+                           # (9+ players always play open)
 """
 
 
@@ -125,6 +129,7 @@ class Config:
     height: int = 0
     voice: bool = True
     effects: bool = True
+    variant: str = "standard"
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
         """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
@@ -161,7 +166,7 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"port", "baud", "repeat_window", "max_length"},
@@ -170,6 +175,7 @@ _SECTIONS = {
     "colours": {m.value for m in MASCOTS},
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
+    "game": {"variant"},
 }
 
 
@@ -258,6 +264,7 @@ def parse_config(text: str, source: str = "config") -> Config:
         height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
+        variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")

@@ -8,7 +8,7 @@
 >>> [i for i, p in enumerate(frame) if p != (0, 0, 0)]   # every mascot on space 3 of its lane
 [2, 16, 30, 44]
 
-What a frame shows (issue 4 "Lights"; RULES.md 3-5 for the states):
+What a frame shows (issue 4 "Lights"; docs/rules.md 3-5 for the states):
 
 - each racing mascot in its colour on the pixels of the space it must stand on (its current lane);
   fallen: the colour dimmed; turned around: a chase running toward the back of the track (time-based on

@@ -1,4 +1,4 @@
-"""The race deck data: every physical card with its label code (RULES.md section 2).
+"""The race deck data: every physical card with its label code (docs/rules.md section 2).
 
 ``load_deck()`` reads the packaged ``data/deck.toml``; ``load_deck(path)`` a user's own. Label codes map to
 cards through this data, never through code.

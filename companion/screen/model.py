@@ -37,7 +37,7 @@ class MascotView:
 
 @dataclass(frozen=True)
 class TrackView:
-    """Track geometry (RULES.md 1), as in ``companion.rules.Track``."""
+    """Track geometry (docs/rules.md 1), as in ``companion.rules.Track``."""
 
     lanes: int = 4
     spaces: int = 14
@@ -53,7 +53,7 @@ class TrackView:
                    track.final_stretch)
 
     def back_edge(self, folds: int) -> int:
-        """The first space still on the track after ``folds`` reshuffles (RULES.md 4)."""
+        """The first space still on the track after ``folds`` reshuffles (docs/rules.md 4)."""
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
 
 
