@@ -16,7 +16,7 @@ from companion.rules.mascots import Mascot
 from companion.rules.race import Race, play
 from companion.tools.demo import parse_script, script_path
 from companion.voice.pace import cards_of
-from conftest import shared_cases
+from conftest import rule_cases
 from tablekit import TableKit
 
 G, H, D, M = Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM
@@ -45,7 +45,7 @@ def test_a_fall_is_said_and_the_plain_move_of_the_same_card_gives_way():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_essential_event_of_the_golden_races_is_in_a_line(lang):
     caller = Caller(lang, random.Random(3))
-    for case in shared_cases("race-cases.jsonl"):
+    for case in rule_cases("race-cases.jsonl"):
         for n, events in enumerate(cards_of(play(case["cards"])[1]), 1):
             covered = {i for s in caller.card_lines(events, n) for i in s.covers}
             for i, e in enumerate(events):
@@ -74,7 +74,7 @@ def test_the_finish_gives_the_place_and_the_last_card_the_podium():
 
 
 def test_the_fold_and_reshuffle_are_one_beat_after_the_card():
-    case = next(c for c in shared_cases("race-cases.jsonl") if c["name"] == "first-fold-dq")
+    case = next(c for c in rule_cases("race-cases.jsonl") if c["name"] == "first-fold-dq")
     caller = Caller("en", random.Random(2))
     cards = cards_of(play(case["cards"])[1])
     said = caller.card_lines(cards[-1], len(cards))

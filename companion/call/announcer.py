@@ -77,6 +77,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "side-bet": frozenset({"question", "card_id"}),
     "your-pick": frozenset({"name"}),
     "mark-double": frozenset({"race"}),
+    "double-armed": frozenset({"race"}),
     "add-cards": frozenset({"race"}),
     "side-bet-yes": frozenset(),
     "side-bet-no": frozenset(),

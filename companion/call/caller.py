@@ -176,8 +176,8 @@ class Caller:
     # ----- around the race -----------------------------------------------------------------------------------
     def table_lines(self, events: Iterable[ev.Event], table: Any) -> list[Spoken]:
         """Spoken moments for game and table events: a new game, the player count, betting and the side bet,
-        whose pick it is, the race-3 double, adding cards, the side bet's answer, payouts (who won what) and
-        the final standings. ``table`` gives seat names (``table.seat_name``) and the game state."""
+        whose pick it is, the race-3 double (and the ticket to double once ``HS-DOUBLE`` is scanned), adding
+        cards, the side bet's answer, payouts (who won what) and the final standings. ``table`` gives seat names (``table.seat_name``) and the game state."""
         out: list[Spoken] = []
         game = getattr(table, "game", None)
         name = self.seat_namer(table)
@@ -195,6 +195,8 @@ class Caller:
                                       max_age=None if key == "payouts" else KEEP_SECONDS))
             elif isinstance(e, gev.SideBetShown):
                 out.append(Spoken(self.say("side-bet", question=e.question, card_id=e.card_id), slot="side-bet"))
+            elif isinstance(e, gev.DoubleArmed):
+                out.append(Spoken(self.say("double-armed", race=e.race_no), slot="pick"))
             elif isinstance(e, gev.SideBetAnswered):
                 out.append(Spoken(self.say("side-bet-yes" if e.happened else "side-bet-no"), max_age=None))
             elif isinstance(e, gev.Settled):
