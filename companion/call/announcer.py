@@ -94,8 +94,9 @@ EVENT_TYPE_NAMES: tuple[str, ...] = tuple(re.sub(r"(?<!^)(?=[A-Z])", "_", t.__na
                                           for t in ev.EVENT_TYPES)
 """The snake-case type names of the engine's events (``moved``, ``knocked_out``, ...), as in ``Event.type``."""
 EVENT_KEYS: frozenset[str] = frozenset(k for k in FIELDS if k.split("-")[0] in EVENT_TYPE_NAMES)
-MERGED_KEYS: frozenset[str] = frozenset({"folded-reshuffled", "moved-all", "moved-all-back", "finished-placed", "fell-many",
-                                         "knocked_out-many", "out_of_bounds-many", "finished-many"})
+MERGED_KEYS: frozenset[str] = frozenset({"folded-reshuffled", "moved-all", "moved-all-back", "finished-placed",
+                                         "fell-many", "knocked_out-many", "out_of_bounds-many", "finished-many"})
+"""The caller's merged beats (:mod:`companion.call.caller`): keys of no single event."""
 EVENT_KEYS = EVENT_KEYS - MERGED_KEYS
 TABLE_KEYS: frozenset[str] = frozenset(FIELDS) - EVENT_KEYS - MERGED_KEYS
 

@@ -4,12 +4,11 @@ spoken moments around a race (whose pick, the side bet, the double, payouts, sta
 Every beat of a card comes from the one event table (:mod:`companion.call.words`) through the announcer's
 phrasings. Priorities (:data:`PRIORITY`): falls, knockouts, out of bounds, finishes and placings, folds,
 reshuffles and the podium (0) are always kept (several mascots downed, knocked out, out of bounds or home on
-one card merge into one beat); a collision (1), a turn, swerve or recovery (2) and plain moves
-(3) fill the line up to :data:`WORD_BUDGET` words (:data:`ESSENTIAL_BUDGET` beside essential news), most important first, leaving out a mascot whose fall,
-knockout, out of bounds or finish is already said; a DQ's place and "nothing happens" (4) only when nothing
-else is; a green card's equal moves merge into
-one beat ("Everybody 2."). A fold with its reshuffle ("Fold at 4, reshuffle!") and the podium go in a second
-line of the same card.
+one card merge into one beat); a collision (1), a turn, swerve or recovery (2) and plain moves (3) fill the
+line up to :data:`WORD_BUDGET` words (:data:`ESSENTIAL_BUDGET` beside essential news), most important first,
+leaving out a mascot whose fall, knockout, out of bounds or finish is already said; a DQ's place and "nothing
+happens" (4) only when nothing else is; a green card's equal moves merge into one beat ("Everybody 2."). A
+fold with its reshuffle ("Fold at 4, reshuffle!") and the podium go in a second line of the same card.
 
 >>> import random
 >>> from companion.rules import Race
