@@ -44,7 +44,8 @@ ESSENTIAL_BUDGET = 4
 """... or, when the card has a priority 0 beat, this many (the essential news must end before the next card)."""
 
 KEEP_SECONDS = 8.0
-"""How long a table line may wait for the voice before it is dropped (payouts and standings never are)."""
+"""How long a card's line or a refusal may wait for the voice before it is dropped. Table moments wait as long
+as it takes (payouts can be long); a newer line of the same slot (whose pick, the phase) replaces a waiting one."""
 
 _AFTER = ("folded", "reshuffled", "folded-reshuffled", "race_ended")
 _MANY = {"fell": "fell-many", "knocked_out": "knocked_out-many", "out_of_bounds": "out_of_bounds-many",
@@ -185,18 +186,18 @@ class Caller:
         for e in events:
             kind = type(e).__name__
             if kind == "NewGame":
-                out.append(Spoken(self.say("new-game"), slot="phase"))
+                out.append(Spoken(self.say("new-game"), slot="phase", max_age=None))
             elif kind == "PlayersSet":
-                out.append(Spoken(self.say("players", count=e.players), slot="phase"))
+                out.append(Spoken(self.say("players", count=e.players), slot="phase", max_age=None))
             elif isinstance(e, gev.PhaseChanged):
                 key = {"betting": "betting", "adding-cards": "add-cards", "payouts": "payouts"}.get(e.phase.value)
                 if key:
-                    out.append(Spoken(self.say(key, race=e.race_no), slot="phase",
-                                      max_age=None if key == "payouts" else KEEP_SECONDS))
+                    out.append(Spoken(self.say(key, race=e.race_no), slot="phase", max_age=None))
             elif isinstance(e, gev.SideBetShown):
-                out.append(Spoken(self.say("side-bet", question=e.question, card_id=e.card_id), slot="side-bet"))
+                out.append(Spoken(self.say("side-bet", question=e.question, card_id=e.card_id), slot="side-bet",
+                                  max_age=None))
             elif isinstance(e, gev.DoubleArmed):
-                out.append(Spoken(self.say("double-armed", race=e.race_no), slot="pick"))
+                out.append(Spoken(self.say("double-armed", race=e.race_no), slot="pick", max_age=None))
             elif isinstance(e, gev.SideBetAnswered):
                 out.append(Spoken(self.say("side-bet-yes" if e.happened else "side-bet-no"), max_age=None))
             elif isinstance(e, gev.Settled):
@@ -227,9 +228,9 @@ class Caller:
             return []
         seat = getattr(game, "current_drafter", None)
         if seat is not None and getattr(game, "side_bet", None) is not None:
-            return [Spoken(self.say("your-pick", name=name(seat)), slot="pick")]
+            return [Spoken(self.say("your-pick", name=name(seat)), slot="pick", max_age=None)]
         if seat is None and getattr(game, "seats_without_double", None):
-            return [Spoken(self.say("mark-double", race=game.race_no), slot="pick")]
+            return [Spoken(self.say("mark-double", race=game.race_no), slot="pick", max_age=None)]
         return []
 
     def race_start(self, race_no: int) -> str:

@@ -46,7 +46,7 @@ class VoiceSink(BaseSink):
             if isinstance(e, PhaseChanged) and e.phase.value == "racing":
                 if self.effects:
                     self.audio.play_effect("start")
-                self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1)
+                self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase")
         race = getattr(table.game, "race", None) if table.game is not None else None
         per_pass = race.track.reveals_per_pass if race is not None else None
         for group in cards:
