@@ -153,7 +153,7 @@ class Caller:
         out: list[Spoken] = []
         texts = {id(b): self.say(b.key, **b.fields) for b in beats}
         chosen = [b for b in main if b.priority == 0]
-        fated = {b.fields.get("mascot") for b in chosen} - {None}
+        fated = {m for b in chosen for m in [b.fields.get("mascot"), *b.fields.get("mascots", [])]} - {None}
         used = sum(len(texts[id(b)].split()) for b in chosen)
         for b in sorted((b for b in main if b.priority > 0), key=lambda b: (b.priority, b.covers[0])):
             n = len(texts[id(b)].split())
