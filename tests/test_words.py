@@ -88,3 +88,10 @@ def test_every_side_bet_question_is_translated(lang):
     cat = words.load_catalogue(lang)
     assert {card.id for card in load_side_bets()} == set(cat.sidebets)
     assert all(q.rstrip().endswith("?") for q in cat.sidebets.values())
+
+
+def test_on_screen_lines_and_refusals_in_the_language():
+    _, events = play(["HF", "HF"])
+    nl = words.lines(events, "nl")
+    assert len(nl) == len(events) and all("Hurley" in t for t in nl)
+    assert words.refusal("unknown code 'XYZ' (expected HS-...)", "es") == "Código desconocido."

@@ -20,7 +20,7 @@ import string
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from companion.rules import events as ev
 from companion.rules import game_events as gev
@@ -222,6 +222,19 @@ def text(e: ev.Event, lang: str) -> str | None:
     if kf is None or not cat.phrases.get(kf[0]):
         return None
     return capitalise(render(cat.phrases[kf[0]][0], kf[1], cat, kf[0]))
+
+
+def lines(events: Iterable[ev.Event], lang: str) -> list[str]:
+    """On-screen text for a sequence of events in ``lang`` (:func:`text` of each, events without words left
+    out). Raises ValueError for an unknown language."""
+    return [t for t in (text(e, lang) for e in events) if t is not None]
+
+
+def refusal(message: str, lang: str) -> str:
+    """A refusal ``message`` as its reason in a few words in ``lang`` (the line the voice says), for a screen
+    that has no room for the whole message. Raises ValueError for an unknown language."""
+    from companion.call.refusals import reason
+    return phrase(f"refused-{reason(message)}", lang)
 
 
 def phrase(key: str, lang: str, **fields: Any) -> str:
