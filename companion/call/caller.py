@@ -28,6 +28,7 @@ from companion.call.announcer import Announcer
 from companion.call.refusals import reason
 from companion.rules import events as ev
 from companion.rules import game_events as gev
+from companion.rules import table as tev
 
 ESSENTIAL: tuple[type, ...] = (ev.Fell, ev.KnockedOut, ev.OutOfBounds, ev.Finished)
 """The events a table must hear before the next card (the pace goal of ``bench/voice_pace.py``)."""
@@ -184,10 +185,9 @@ class Caller:
         name = self.seat_namer(table)
         events = list(events)
         for e in events:
-            kind = type(e).__name__
-            if kind == "NewGame":
+            if isinstance(e, tev.NewGame):
                 out.append(Spoken(self.say("new-game"), slot="phase", max_age=None))
-            elif kind == "PlayersSet":
+            elif isinstance(e, tev.PlayersSet):
                 out.append(Spoken(self.say("players", count=e.players), slot="phase", max_age=None))
             elif isinstance(e, gev.PhaseChanged):
                 key = {"betting": "betting", "adding-cards": "add-cards", "payouts": "payouts"}.get(e.phase.value)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable
 
 from companion.rules import events as ev
 from companion.rules import game_events as gev
+from companion.rules import table as tev
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 
@@ -70,12 +71,8 @@ def _game_over(e: gev.GameOver) -> tuple[str, Fields]:
 
 
 def _table_event(e: Any) -> tuple[str, Fields] | None:
-    name = type(e).__name__
-    if name == "PlayersSet":
-        return "players_set", dict(players=e.players, variant=e.variant)
-    if name == "NewGame":
-        return "new_game", {}
-    if name == "Undone":
+    """The kiosk's own event (``Undone``, defined by the controller above the rules), found by its name."""
+    if type(e).__name__ == "Undone":
         return "undone", dict(text=e.text)
     return None
 
@@ -116,9 +113,11 @@ TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
                                     dict(card_id=e.card_id)),
     gev.Settled: _settled,
     gev.GameOver: _game_over,
+    tev.NewGame: lambda e: ("new_game", {}),
+    tev.PlayersSet: lambda e: ("players_set", dict(players=e.players, variant=e.variant)),
 }
-"""Event type -> function giving (key, fields). Events of other types (and table events found by name:
-``PlayersSet``, ``NewGame``, ``Undone``) are handled by :func:`key_and_fields`."""
+"""Event type -> function giving (key, fields): race, game and table events. The kiosk's ``Undone`` is found by
+name in :func:`key_and_fields`; other events (``CardLearned``, ``SeatNamed``) have no words."""
 
 
 def key_and_fields(e: ev.Event) -> tuple[str, Fields] | None:

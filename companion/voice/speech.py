@@ -276,7 +276,7 @@ class VoiceQueue:
     def drop_stale(self) -> list[Line]:
         """Remove and return the stale lines."""
         keep: collections.deque[Line] = collections.deque()
-        gone = []
+        gone: list[Line] = []
         for line in self._lines:
             (gone if self.is_stale(line) else keep).append(line)
         self._lines = keep
@@ -395,7 +395,7 @@ class Voice:
         job = self._jobs.get(text)
         try:
             if job is None:
-                if self._background:
+                if self._now_pool is not None:
                     self._jobs[text] = self._now_pool.submit(self.cache.render, text, self.voice)
                     return None
                 return self.cache.render(text, self.voice)
