@@ -1,7 +1,7 @@
 """The lights renderer: a race state (and recent events) -> one full LED frame. Pure: no I/O, no clock.
 
 >>> from companion.rules import Race
->>> from hardware.leds import LaneMap
+>>> from companion.lights.lanemap import LaneMap
 >>> race = Race()
 >>> lanes = LaneMap.default()
 >>> frame = render_lanes(race.state, race.track, lanes, DEFAULT_COLOURS, now=0.0, star_marker=None)
@@ -27,7 +27,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from hardware.leds import LaneMap, Pixel, scale
+from companion.lights.lanemap import LaneMap
+from hardware.leds import Pixel, scale
 from companion.colours import COLOURS
 from companion.rules.events import Collided, Event, Fell, Finished, Folded, KnockedOut, OutOfBounds, Status
 from companion.rules.mascots import MASCOTS, Mascot

@@ -40,7 +40,7 @@ class Action(NamedTuple):
     def notation(self) -> str:
         if self.act is Act.MOVE:
             return f"{self.amount:+d}"
-        return self.act.value
+        return str(self.act.value)
 
 
 _TOKEN = re.compile(r"R|[+-][0-9]+|\*|T|F|<|>")

@@ -17,7 +17,7 @@ from here as before.
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+from typing import Any, Iterable
 
 from companion.rules.cards import Act, Card
 from companion.rules.deck import Deck, load_deck
@@ -25,7 +25,7 @@ from companion.rules.errors import IllegalRevealError
 from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Folded, KnockedOut, Moved,
                                     NoEffect, OutOfBounds, OutOfBoundsWay, Placed, RaceEnded, Recovered, Reshuffled,
                                     Revealed, Swerved, TurnedAround)
-from companion.rules.mascots import MASCOTS
+from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.position import format_position, parse_position
 from companion.rules.race_state import (DQ, EXIT, FACING, FALLEN, FINISHED, LANE, PLACE, RACING, SPACE, STATUS,
                                         MascotState, Outcome, RaceState, mascot_state)
@@ -53,7 +53,7 @@ class Race:
         t = self.track
         lanes = dict(t.start_lanes)
         self._per_pass = t.reveals_per_pass
-        self._rows: list[list] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
+        self._rows: list[list[Any]] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
         self._folds = 0
         self._pass = 1
         self._revealed = 0
@@ -61,7 +61,7 @@ class Race:
         self._open: list[int] = list(range(1, len(MASCOTS) + 1))
         self._over = False
         self._edge = t.back_edge(0)
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[Any, ...]] = []
         self._pushed: list[tuple[Card, str | None]] = []
         self._ev: list[Event] = []
 
@@ -183,11 +183,11 @@ class Race:
         return race
 
     # ----- internals -------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         return (tuple(map(tuple, self._rows)), self._folds, self._pass, self._revealed, self._codes,
                 tuple(self._open), self._over)
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: tuple[Any, ...]) -> None:
         rows, self._folds, self._pass, self._revealed, self._codes, open_, self._over = snap
         self._rows = [list(r) for r in rows]
         self._open = list(open_)
@@ -231,7 +231,7 @@ class Race:
                 row[LANE] = new_lane
                 self._collide(i)
 
-    def _star_ahead(self, row: list, direction: int, limit: int) -> int | None:
+    def _star_ahead(self, row: list[Any], direction: int, limit: int) -> int | None:
         space = row[SPACE]
         if direction > 0:
             ahead = [s for s in self.track.stars if space < s <= limit]
@@ -358,7 +358,7 @@ class Race:
                 if out:
                     self._dq(out, Exit.OUT_OF_BOUNDS, OutOfBoundsWay.SIDE, lanes=where)
 
-    def _dq(self, group: list[int], exit_: Exit, why, spaces: dict[int, int] | None = None,
+    def _dq(self, group: list[int], exit_: Exit, why: Any, spaces: dict[int, int] | None = None,
             lanes: dict[int, int] | None = None) -> None:
         """DQ ``group`` at the same time: they take the worst open places together, each paid as the worst
         of them (docs/rules.md 5)."""

@@ -7,6 +7,7 @@ Also the row layout of the race's internal per-mascot lists (``LANE`` .. ``EXIT`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from companion.rules.events import Exit, Facing, Status
 from companion.rules.mascots import MASCOTS, Mascot
@@ -62,7 +63,7 @@ class RaceState:
         return self.mascots[MASCOTS.index(mascot)]
 
 
-def mascot_state(mascot: Mascot, row: list) -> MascotState:
+def mascot_state(mascot: Mascot, row: list[Any]) -> MascotState:
     """The public value of one internal row (see the layout above)."""
     return MascotState(mascot, row[LANE], row[SPACE], row[FALLEN],
                        Facing.FORWARD if row[FACING] > 0 else Facing.BACKWARD, row[STATUS], row[PLACE] or None,

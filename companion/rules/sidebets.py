@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import HotStreakError
@@ -168,7 +168,7 @@ class SideBets:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[SideBetCard]:
         return iter(self.cards)
 
     @property
@@ -221,7 +221,7 @@ def load_side_bets(path: str | Path | None = None) -> SideBets:
             c.problem(path_ + "question", f"{question!r} is missing or empty (expected the question text)")
             ok = False
         if ok:
-            cards.append(SideBetCard(i + 1, card_id, question.strip()))
+            cards.append(SideBetCard(i + 1, str(card_id), str(question).strip()))
     c.finish()
     return SideBets(tuple(cards))
 

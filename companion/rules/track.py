@@ -38,9 +38,6 @@ class Track:
         """Cards revealed per pass: the deck less the burned cards (docs/rules.md 4)."""
         return self.deck_size - self.burn
 
-    def start_lane(self, mascot: Mascot) -> int:
-        return dict(self.start_lanes)[mascot]
-
     def back_edge(self, folds: int) -> int:
         """The first space still on the track after ``folds`` reshuffles (docs/rules.md 4)."""
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
