@@ -174,17 +174,18 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
         try:
             import random
 
-            from companion.call.announcer import Announcer, sounds_dir
+            from companion.call.caller import Caller
+            from companion.call.words import sounds_dir
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
             sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
-            announcer = Announcer(cfg.language, random.Random())
-            voice = Voice(sound, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            caller = Caller(cfg.language, random.Random())
+            voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:
-                voice.prerender(announcer.fixed_lines())
-            sinks.append(VoiceSink(announcer, voice, sound, effects=cfg.effects))
+                voice.prerender(caller.announcer.fixed_lines())
+            sinks.append(VoiceSink(caller, voice, sound, effects=cfg.effects))
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks
