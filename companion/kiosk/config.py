@@ -73,6 +73,9 @@ effects = true
 [game]
 variant = "standard"       # standard | open: the variant of a new game when no HS-STANDARD/HS-OPEN is scanned
                            # (9+ players always play open)
+
+[players]
+names = []                 # default player names by seat, e.g. ["Ann", "Bram"]; names typed at the table win
 """
 
 
@@ -134,6 +137,7 @@ class Config:
     voice: bool = True
     effects: bool = True
     variant: str = "standard"
+    names: tuple[str, ...] = ()
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
         """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
@@ -170,7 +174,8 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game",
+        "players"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"mode", "port", "baud", "hid_device", "layout", "repeat_window", "max_length"},
@@ -180,6 +185,7 @@ _SECTIONS = {
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
     "game": {"variant"},
+    "players": {"names"},
 }
 
 
@@ -273,6 +279,10 @@ def parse_config(text: str, source: str = "config") -> Config:
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
         variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
+        names=tuple(" ".join(n.split()) for n in r.get(
+            "players.names", list, [], lambda v: len(v) <= 12 and all(
+                isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
+            "a list of at most 12 names of 0-16 printable characters")),
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")
