@@ -21,6 +21,8 @@ lanes = [{ first = 100, direction = -1 }, { first = 0, direction = 1 }, { first 
 mum = "#0011ff"
 [audio]
 voice = false
+[players]
+names = ["Ann", "Bo \\\\ \\"B\\""]
 '''
 
 
@@ -57,6 +59,7 @@ def test_a_file_prints_its_values_and_the_defaults_it_leaves_out(run_cli, tmp_pa
     assert data["language"] == "es" and data["colours"]["mum"] == "#0011ff" and data["audio"]["voice"] is False
     assert data["paths"]["deck"] == 'my "deck".toml' and data["scanner"]["baud"] == 9600  # a default
     assert data["leds"]["lanes"][0] == {"first": 100, "direction": -1}
+    assert data["players"]["names"] == ["Ann", 'Bo \\ "B"']
     assert cfg.colours[Mascot.MUM] == (0, 0x11, 0xFF)
 
 

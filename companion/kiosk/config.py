@@ -346,6 +346,7 @@ DUMP: list[tuple[str, Any]] = [
     ("audio.voice", lambda c: c.voice),
     ("audio.effects", lambda c: c.effects),
     ("game.variant", lambda c: c.variant),
+    ("players.names", lambda c: list(c.names)),
 ]
 
 
@@ -364,8 +365,10 @@ def config_toml(cfg: Config) -> str:
             return json.dumps(v, ensure_ascii=False)  # a TOML basic string: JSON escapes are valid TOML
         if isinstance(v, dict):
             return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
-        if isinstance(v, list):
+        if isinstance(v, list) and any(isinstance(x, dict) for x in v):  # tables: one a line
             return "[\n" + "".join(f"  {value(x)},\n" for x in v) + "]"
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
         raise TypeError(f"cannot write {v!r} as TOML")
 
     top: list[str] = []
