@@ -197,3 +197,30 @@ def test_the_odds_process_runs_niced_and_gives_the_same_odds_as_in_process():
             raise AssertionError("expected the child's ValueError")
     finally:
         proc.close()
+
+
+def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
+    import os
+    import signal
+
+    sink = OddsSink(samples=200)
+    controller = Controller(Journal(":memory:"), sinks=[sink])
+
+    def wait_for_odds() -> None:
+        for _ in range(500):
+            if sink.current() is not None:
+                return
+            threading.Event().wait(0.02)
+        raise AssertionError("no odds")
+
+    try:
+        controller.handle("HS-NEW")
+        controller.handle("HS-PLAYERS-4")
+        wait_for_odds()
+        pid = sink._process._proc.pid
+        os.kill(pid, signal.SIGKILL)
+        controller.handle("HS02")  # a new situation: the dead child cannot answer it
+        wait_for_odds()
+        assert sink._process is None and not sink._failed
+    finally:
+        sink.close()

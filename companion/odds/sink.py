@@ -87,8 +87,8 @@ def _serve(conn: Any, nice: int) -> None:
 class OddsProcess:
     """``estimate(known, players, race, samples=, seed=)`` run in a spawned child process at ``nice``.
 
-    Started on the first call; raises the estimator's own errors, and ``OSError``/``EOFError`` when the child
-    cannot start or died. ``close()`` ends the child."""
+    Started on the first call; raises the estimator's own errors, and ChildProcessError (an OSError) when the
+    child cannot start or stopped. ``close()`` ends the child."""
 
     def __init__(self, nice: int = NICE):
         self.nice = nice
@@ -100,20 +100,31 @@ class OddsProcess:
     def __call__(self, known: list[str], players: int, race: Any, *, samples: int, seed: int) -> Any:
         with self._lock:
             if self._closed:
-                raise EOFError("the odds process is closed")
+                raise ChildProcessError("the odds process is closed")
             if self._proc is None:
-                ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads and a display
-                self._conn, child = ctx.Pipe()
-                self._proc = ctx.Process(target=_serve, args=(child, self.nice), name="hotstreak-odds",
-                                         daemon=True)
-                self._proc.start()
-                child.close()
+                self._start()
             conn = self._conn
-        conn.send((known, players, race, samples, seed))
-        ok, value = conn.recv()
+        try:
+            conn.send((known, players, race, samples, seed))
+            ok, value = conn.recv()
+        except (OSError, EOFError, ValueError) as exc:  # ValueError: the pipe was closed under us
+            raise ChildProcessError(f"the odds process stopped ({exc or type(exc).__name__})") from None
         if not ok:
             raise value
         return value
+
+    def _start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads and a display
+        conn, child = ctx.Pipe()
+        proc = ctx.Process(target=_serve, args=(child, self.nice), name="hotstreak-odds", daemon=True)
+        try:
+            proc.start()
+        except Exception as exc:  # noqa: BLE001 - e.g. no /dev/shm, or a main module that starts the kiosk
+            conn.close()
+            raise ChildProcessError(f"the odds process did not start ({exc})") from None
+        finally:
+            child.close()
+        self._proc, self._conn = proc, conn
 
     def close(self) -> None:
         with self._lock:
@@ -215,7 +226,7 @@ class OddsSink(BaseSink):
     def _estimate(self, known: list[str], players: int, race: Any, seed: int) -> Any:
         try:
             return self.estimate(known, players, race, samples=self.samples, seed=seed)
-        except (OSError, EOFError) as exc:
+        except ChildProcessError as exc:
             if self._process is None or self._stop:
                 raise
             log.warning("odds process stopped (%s); odds go on in a low-priority thread", exc)
