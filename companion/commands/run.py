@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="screen (default: full screen on a Pi, a window on a desktop)")
     p.add_argument("--audio", default="auto", choices=["auto", "mock", "none"], help="voice and sound effects")
     p.add_argument("--quiet", action="store_true", help="do not print the race call")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="serve the table's phone page (default: config [web]; on a Pi 0.0.0.0:8080; 'off' = none)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
     kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
-                  prerender=True)
+                  prerender=True, web=args.web)
     install_signal_handlers(kiosk)
     kiosk.run_forever()
     return 0

@@ -68,6 +68,12 @@ height = 0
 [audio]
 voice = true               # speak the race call (espeak-ng)
 effects = true
+
+[web]                      # the table's phone page (hotstreak run --web [HOST:]PORT overrides)
+enabled = "auto"           # auto (on with hardware pi, off on a desktop) | true | false
+host = ""                  # "" = every interface (0.0.0.0) on the Pi, 127.0.0.1 on a desktop
+port = 8080
+hosts = []                 # extra host names phones may use for the kiosk (e.g. "hotstreak.lan")
 """
 
 
@@ -125,6 +131,10 @@ class Config:
     height: int = 0
     voice: bool = True
     effects: bool = True
+    web_enabled: str | bool = "auto"
+    web_host: str = ""
+    web_port: int = 8080
+    web_hosts: tuple[str, ...] = ()
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
         """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
@@ -161,7 +171,7 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "web"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"port", "baud", "repeat_window", "max_length"},
@@ -170,6 +180,7 @@ _SECTIONS = {
     "colours": {m.value for m in MASCOTS},
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
+    "web": {"enabled", "host", "port", "hosts"},
 }
 
 
@@ -258,6 +269,12 @@ def parse_config(text: str, source: str = "config") -> Config:
         height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
+        web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
+                          "auto, true or false"),
+        web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),
+        web_port=r.get("web.port", int, 8080, lambda v: 1 <= v <= 65535, "a port 1..65535"),
+        web_hosts=tuple(r.get("web.hosts", list, [], lambda v: all(isinstance(h, str) and h for h in v),
+                              "a list of host names")),
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")

@@ -65,11 +65,12 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None) -> Kiosk:
+          rng: Any = None, web: str | None = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
     config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
-    mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die)."""
+    mock, none). ``web`` is ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). A part that
+    cannot start becomes a no-op with one log line (degrade, don't die)."""
     from hardware import make_hardware, resolve_mode
     from hardware.leds import LaneMap
 
@@ -96,10 +97,19 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, hw.status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
-    odds = OddsSink() if display != "none" else None
+    from companion.web.start import start_web, wanted
+    serve_web = wanted(cfg, chosen, web) is not None  # raises ValueError naming a bad --web
+    odds = OddsSink() if display != "none" or serve_web else None
     if odds is not None:
         sinks.append(odds)
     sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+    page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
+        if serve_web else None
+    if page is not None:  # the phone page, and its address as a QR code on the screen
+        sinks.append(page)
+        for sink in sinks:
+            if isinstance(sink, ScreenSink):
+                sink.join_url = page.url
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))

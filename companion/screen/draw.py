@@ -226,6 +226,8 @@ class Painter:
         self.surface.fill(C.BACKGROUND)
         getattr(self, "_screen_" + model.screen.replace("-", "_"))(model, layout, now)
         self._header(model, layout)
+        from companion.screen.qr import draw_qr
+        draw_qr(self, model, layout)
         if model.message and 0.0 <= now - model.message_at < self.message_seconds:
             self._message(model.message, layout)
 

@@ -88,7 +88,8 @@ class ScreenModel:
     ``stacks_left`` maps a ticket stack (mascot name, ``"yes"``, ``"no"``) to the tickets left in it.
     ``standings`` is ``(name, money)`` pairs, best first. ``message`` (a refusal or notice) shows on top while
     ``now - message_at`` is under the screen's message time (a few seconds). ``status`` is device status lines
-    (``"scanner: ok"``).
+    (``"scanner: ok"``). ``join_url`` is the phone page's address, shown as a QR code in setup and betting
+    (``companion.screen.qr``), or None.
     """
 
     screen: str = "attract"
@@ -115,6 +116,7 @@ class ScreenModel:
     message: str | None = None
     message_at: float = 0.0
     status: tuple[str, ...] = ()
+    join_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:

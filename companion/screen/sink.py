@@ -28,6 +28,7 @@ class ScreenSink(BaseSink):
         self.message: str | None = None
         self.message_at = 0.0
         self.money_before: dict[int, int] = {}
+        self.join_url: str | None = None  # the phone page's address (companion.web), shown as a QR code
         self._next = 0.0
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
@@ -57,6 +58,9 @@ class ScreenSink(BaseSink):
         from companion.screen.model import from_table
         model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
                            odds=self.odds(), status=self.status(), money_before=self.money_before)
+        if self.join_url:
+            from companion.screen.model import replace
+            model = replace(model, join_url=self.join_url)
         self.display.draw(model, now)
         if self.leds is not None and model.screen == "race":
             self._preview_leds(model)
