@@ -34,6 +34,7 @@ class LiveTable:
         self.stop = threading.Event()
         self.idle = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="kiosk", daemon=True)
+        self.thread.start()
 
     def _loop(self) -> None:
         self.controller.resume()
@@ -53,7 +54,6 @@ class LiveTable:
             raise TimeoutError("the kiosk thread did not take its inputs")
 
     def __enter__(self) -> "LiveTable":
-        self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:

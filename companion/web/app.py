@@ -24,19 +24,26 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
-from companion.web.inputs import WebRefusal, bet_text, leave_text, name_text
+from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
 from companion.web.seats import WEB, seat_token
 
 log = logging.getLogger(__name__)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
 HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                                      "style-src 'self' 'unsafe-inline'; "
                                       "frame-ancestors 'none'"}
 MAX_BODY = 2048          # bytes in a POST body
 ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
 SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
 KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
 PER_CLIENT_SOCKETS = 16  # WebSockets per client address (12 phones on one loopback bench fit)
+
+
+async def _until_closed(ws: WebSocket) -> None:
+    """Returns when the phone closes the connection (anything it sends is ignored)."""
+    while (await ws.receive())["type"] != "websocket.disconnect":
+        pass
 
 
 def _static(name: str) -> bytes:
@@ -124,10 +131,14 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
 
     async def bet(request: Request) -> Response:
         try:
-            await send_input(bet_text(await body_of(request), hub.view, secret, hub.claims))
+            for text in bet_texts(await body_of(request), hub.view, secret, hub.claims):
+                await send_input(text)  # the mascot, then the answer: each one journaled input
             return JSONResponse({"ok": True}, headers=HEADERS)
         except WebRefusal as exc:
             return refuse(str(exc), exc.status)
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
 
     async def live(ws: WebSocket) -> None:
         client = ws.client.host if ws.client else "?"
@@ -137,28 +148,34 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
             return
         sockets[client] += 1
         changed = hub.watch()
+        closed: asyncio.Task[None] | None = None
         try:
             await ws.accept()
+            closed = asyncio.create_task(_until_closed(ws))
             sent = -1
-            while True:
+            while not closed.done():
                 if sent != hub.version:
                     sent = hub.version
                     await asyncio.wait_for(ws.send_text(hub.text), SEND_SECONDS)
                 changed.clear()
-                if sent == hub.version:
-                    try:  # nothing new: after a while send the view again so a phone knows it is still live
-                        await asyncio.wait_for(changed.wait(), KEEPALIVE_SECONDS)
-                    except asyncio.TimeoutError:
+                if sent == hub.version:  # wait for news; when quiet, send the view again (the phone sees it is live)
+                    woken = asyncio.create_task(changed.wait())
+                    done, _ = await asyncio.wait({woken, closed}, timeout=KEEPALIVE_SECONDS,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    woken.cancel()
+                    if not done:
                         sent = -1
         except (WebSocketDisconnect, asyncio.TimeoutError, OSError, RuntimeError):
             pass
         finally:
+            if closed is not None:
+                closed.cancel()
             hub.unwatch(changed)
             sockets[client] -= 1
             if sockets[client] <= 0:
                 del sockets[client]
 
-    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view),
+    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
               Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
               Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
     return Starlette(routes=routes)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.rules.codes import SeatNameCode, parse_code
+from companion.rules.codes import CardCode, Control, SeatNameCode, SideBetCode, TicketCode, parse_code
 from companion.rules.errors import HotStreakError
 from companion.rules.mascots import MASCOTS
 from companion.web.seats import token_matches
 
 MASCOT_NAMES = tuple(m.value for m in MASCOTS)
+FORBIDDEN = (Control, CardCode, TicketCode, SideBetCode)  # what only the scanner and buttons may do
 
 
 class WebRefusal(Exception):
@@ -67,10 +68,12 @@ def leave_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, 
     return _checked(f"HS-NAME-{seat}:", SeatNameCode)
 
 
-def bet_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, claims: Mapping[int, int]) -> str:
+def bet_texts(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes,
+              claims: Mapping[int, int]) -> list[str]:
     """An open-variant bet (RULES.md 7): ``{"seat", "token", "mascot", "answer": "yes"|"no", "double":
-    "mascot"|"side"|null}`` -> the bet's text input (:func:`open_bet_input`). Only the seat's owner, only in
-    the open variant while betting is open. Raises WebRefusal."""
+    "mascot"|"side"|null}`` -> the bet inputs that change the seat's bet (:func:`open_bet_inputs`; the seat's
+    current bet is in ``view``). Only the seat's owner, only in the open variant while betting is open, a
+    double only in the double race. Raises WebRefusal."""
     seat = _seat(body, view)
     _owner(body, seat, secret, claims)
     if view.get("variant") != "open":
@@ -78,22 +81,43 @@ def bet_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, cl
     if view.get("phase") != "betting":
         raise WebRefusal(f"betting is closed (the table is in {view.get('phase')}; expected betting)", 409)
     mascot, answer, double = body.get("mascot"), body.get("answer"), body.get("double")
-    if mascot not in MASCOT_NAMES:
+    if mascot is not None and mascot not in MASCOT_NAMES:
         raise WebRefusal(f"mascot {mascot!r} is not valid (expected one of: {', '.join(MASCOT_NAMES)})")
-    if answer not in ("yes", "no"):
+    if answer not in (None, "yes", "no"):
         raise WebRefusal(f"answer {answer!r} is not valid (expected yes or no)")
     if double not in (None, "mascot", "side"):
         raise WebRefusal(f"double {double!r} is not valid (expected mascot, side or none)")
-    return open_bet_input(seat, str(mascot), answer == "yes", double)
+    if double and view.get("race") != view.get("double_race"):
+        raise WebRefusal(f"only race {view.get('double_race')} has doubles (now race {view.get('race')})", 409)
+    if double and {"mascot": mascot, "side": answer}[double] is None:
+        raise WebRefusal(f"a double on the {double} bet needs that bet (expected a "
+                         f"{'mascot' if double == 'mascot' else 'YES/NO answer'})")
+    seats = view.get("seats") or []
+    now = (seats[seat - 1].get("bet") if seat <= len(seats) else None) or {}
+    texts = open_bet_inputs(seat, mascot, answer, double, now)
+    if not texts:
+        raise WebRefusal(f"seat {seat} already has this bet" if mascot or answer
+                         else "no bet given (expected a mascot and/or YES or NO)")
+    return [_checked(text, object) for text in texts]
 
 
-def open_bet_input(seat: int, mascot: str, answer: bool, double: str | None) -> str:
-    """The one place that turns a phone bet into the table's text input for it (the same text a scan or the
-    keyboard would give): ``HS-BET-<seat>-<MASCOT>-<YES|NO>`` plus ``-2M``/``-2S`` for a race-3 double."""
-    text = f"HS-BET-{seat}-{mascot.upper()}-{'YES' if answer else 'NO'}"
-    if double:
-        text += "-2" + double[0].upper()
-    return text
+def open_bet_inputs(seat: int, mascot: str | None, answer: str | None, double: str | None,
+                    now: Mapping[str, Any] | None = None) -> list[str]:
+    """The one place that turns a phone bet into the table's text inputs (the codes of the bet sheet,
+    ``companion.rules.codes``): ``HS-BET-<seat>-<MASCOT>`` and ``HS-BET-<seat>-<YES|NO>``, ``-DOUBLE`` on the one
+    circled for the double race. Parts equal to the seat's bet ``now`` (``{"mascot", "answer", "double"}``)
+    are left out, so only what changes is journaled."""
+    now = now or {}
+    texts = []
+    for kind, choice in (("mascot", mascot), ("side", answer)):
+        if choice is None:
+            continue
+        same = now.get("mascot" if kind == "mascot" else "answer") == choice
+        circle = double == kind
+        if same and (not circle or now.get("double") == kind):
+            continue
+        texts.append(f"HS-BET-{seat}-{choice.upper()}" + ("-DOUBLE" if circle else ""))
+    return texts
 
 
 def _checked(text: str, kind: type) -> str:
@@ -102,6 +126,6 @@ def _checked(text: str, kind: type) -> str:
         code = parse_code(text)
     except HotStreakError as exc:
         raise WebRefusal(str(exc)) from None
-    if not isinstance(code, kind):
+    if isinstance(code, FORBIDDEN) or not isinstance(code, kind):
         raise WebRefusal(f"{text!r} is not an input a phone may make")
     return text

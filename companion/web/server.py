@@ -87,16 +87,13 @@ class WebServer:
         self._server = uvicorn.Server(config)
 
         def serve() -> None:
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
-            self.loop = loop
-            self._ready.set()
-            try:
-                loop.run_until_complete(self._server.serve(sockets=[self.sock]))
-            except BaseException as exc:  # noqa: BLE001 - the page dies alone, the table plays on
-                log.warning("phone page stopped (%s); the table goes on without it", exc)
-            finally:
-                loop.close()
+            with asyncio.Runner() as runner:  # on leaving, the connections' tasks are cancelled and awaited
+                self.loop = runner.get_loop()
+                self._ready.set()
+                try:
+                    runner.run(self._server.serve(sockets=[self.sock]))
+                except BaseException as exc:  # noqa: BLE001 - the page dies alone, the table plays on
+                    log.warning("phone page stopped (%s); the table goes on without it", exc)
 
         self._thread = threading.Thread(target=serve, name="web", daemon=True)
         self._thread.start()

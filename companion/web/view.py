@@ -14,8 +14,9 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
 
 A ticket is ``{"ticket": "hurley-top", "side": "risky", "double": bool, "ev": float | None, "paid": int |
 None}``: ``ev`` is what it pays on average with the current odds (RULES.md 6; None when not known yet),
-``paid`` what it paid once the race is over. An open-variant bet (RULES.md 7) is ``{"mascot", "answer":
-"yes"|"no", "double": "mascot"|"side"|None, "ev"}`` with ``ev`` the expected share of the place pots.
+``paid`` what it paid once the race is over. An open-variant bet (RULES.md 7) is ``{"mascot" | None, "answer":
+"yes"|"no"|None, "double": "mascot"|"side"|None, "ev"}`` with ``ev`` the expected share of the place pots
+with the bets as they stand (plus the side pot share once the side bet's answer is known).
 """
 
 from __future__ import annotations
@@ -126,24 +127,28 @@ def _ticket(bet: Any, game: Any, odds: Odds | None, placings: Mapping[Mascot, in
 
 
 def open_bets(game: Any) -> dict[int, Any]:
-    """The open-variant bets of this race, ``{0-based seat: bet}`` (each bet has ``mascot`` (a Mascot or its
-    name), ``answer`` (bool) and ``double``); empty when the game holds none."""
-    bets = getattr(game, "open_bets", None) or getattr(game, "bets", None) or {}
-    if isinstance(bets, (list, tuple)):
-        bets = {s: b for s, b in enumerate(bets) if b is not None}
+    """The open-variant bets of this race, ``{0-based seat: bet}`` (``game.book.bets``: each bet has
+    ``mascot`` (a Mascot or None), ``answer`` (bool or None) and ``double``); empty when there are none."""
+    bets = getattr(getattr(game, "book", None), "bets", None)
     return dict(bets) if isinstance(bets, Mapping) else {}
 
 
 def _open_bet(bet: Any, bets: Mapping[int, Any], game: Any, odds: Odds | None) -> dict[str, Any]:
     mascot = getattr(bet.mascot, "value", bet.mascot)
+    answer = None if bet.answer is None else ("yes" if bet.answer else "no")
     double = getattr(bet, "double", None)
+    table = game.ticket_table
     ev = None
-    if odds and mascot in odds:
-        table = game.ticket_table
+    if mascot is not None and odds and mascot in odds:
         same = sum(getattr(b.mascot, "value", b.mascot) == mascot for b in bets.values())
-        factor = table.double_factor if double == "mascot" and game.race_no == table.double_race else 1
-        ev = round(sum(p * (pot // max(1, same)) * factor for p, pot in zip(odds[mascot], table.place_pots)), 1)
-    return {"mascot": mascot, "answer": "yes" if bet.answer else "no", "double": double, "ev": ev}
+        factor = table.double_factor if double == "mascot" else 1
+        ev = sum(p * (pot // max(1, same)) * factor for p, pot in zip(odds[mascot], table.place_pots))
+    known = _side_known(game)
+    if answer is not None and known is not None:
+        right = sum((b.answer is not None and b.answer == known) for b in bets.values())
+        gain = table.side_pot // max(1, right) * (table.double_factor if double == "side" else 1)
+        ev = (ev or 0.0) + (gain if (answer == "yes") == known else 0)
+    return {"mascot": mascot, "answer": answer, "double": double, "ev": None if ev is None else round(ev, 1)}
 
 
 MASCOT_NAMES = tuple(m.value for m in MASCOTS)

@@ -168,7 +168,11 @@ function drawSeat(v) {
     });
     if (v.variant === "open") {
       const b = seat.bet;
-      rows.push(`<div class="ticket" id="my-bet"><span>${b ? esc(t("bet_now", {m: cap(b.mascot), a: t(b.answer)})) + (b.double ? " ×2 " + esc(t(b.double === "side" ? "side_bet" : "mascot")) : "") : esc(t("no_bet"))}</span>${b && b.ev !== null ? `<span class="ev">${t("worth", {x: "<b>$" + b.ev.toFixed(1) + "</b>"})}</span>` : ""}</div>`);
+      const b = seat.bet || {};
+      const parts = [b.mascot ? cap(b.mascot) + (b.double === "mascot" ? " ×2" : "") : null,
+        b.answer ? t(b.answer) + (b.double === "side" ? " ×2" : "") : null].filter(Boolean);
+      const ev = b.ev !== null && b.ev !== undefined ? `<span class="ev">${t("worth", {x: "<b>$" + b.ev.toFixed(1) + "</b>"})}</span>` : "";
+      rows.push(`<div class="ticket" id="my-bet"><span>${esc(parts.length ? t("your_bet") + ": " + parts.join(" + ") : t("no_bet"))}</span>${ev}</div>`);
     } else if (!rows.length) rows.push(`<div class="ticket"><span>${esc(t("no_tickets"))}</span></div>`);
     $("tickets").innerHTML = rows.join("");
     const betting = v.variant === "open" && v.phase === "betting";
