@@ -147,7 +147,7 @@ function render(v) {
   drawSeat(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
   $("address").textContent = v.address || "";
 }
-function seatName(v, n) { const s = v.seats[n - 1]; return s ? s.name : t("seat", {n}); }
+function seatName(v, n) { const s = v.seats[n - 1]; return s && s.named ? s.name : t("seat", {n}); }
 
 function drawSeat(v) {
   let m = mine();
@@ -156,7 +156,7 @@ function drawSeat(v) {
   $("me").hidden = !m || !seat;
   $("join").hidden = !!m || !v.players || v.phase === "game-over";
   if (m && seat) {
-    $("me-name").textContent = seat.name;
+    $("me-name").textContent = seatName(v, seat.seat);
     $("me-money").textContent = money(seat.money);
     const rows = seat.tickets.map((k) => {
       const [stack, level] = k.ticket.split("-");
@@ -167,7 +167,6 @@ function drawSeat(v) {
       return `<div class="ticket"><span>${esc(label)}</span>${ev}</div>`;
     });
     if (v.variant === "open") {
-      const b = seat.bet;
       const b = seat.bet || {};
       const parts = [b.mascot ? cap(b.mascot) + (b.double === "mascot" ? " ×2" : "") : null,
         b.answer ? t(b.answer) + (b.double === "side" ? " ×2" : "") : null].filter(Boolean);
@@ -240,7 +239,7 @@ function drawSide(v) {
 function drawMoney(v) {
   const m = mine();
   $("money-box").hidden = !v.seats.length;
-  $("money").innerHTML = v.seats.map((s) => `<tr class="${m && m.seat === s.seat ? "mine" : ""}"><td>${esc(s.name)}${m && m.seat === s.seat ? " (" + esc(t("you")) + ")" : ""}</td><td>${money(s.money)}</td></tr>`).join("");
+  $("money").innerHTML = v.seats.map((s) => `<tr class="${m && m.seat === s.seat ? "mine" : ""}"><td>${esc(seatName(v, s.seat))}${m && m.seat === s.seat ? " (" + esc(t("you")) + ")" : ""}</td><td>${money(s.money)}</td></tr>`).join("");
   $("standings-box").hidden = !v.standings.length;
   $("standings").innerHTML = v.standings.map((s) => `<li>${esc(seatName(v, s.seat))} · ${money(s.money)}<div class="tag">${esc(s.line)}</div></li>`).join("");
 }
