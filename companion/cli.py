@@ -1,7 +1,8 @@
 """The ``hotstreak`` command line (contracts in DESIGN.md "Command line").
 
 Each subcommand lives in its own module under ``companion.commands`` and registers itself in COMMANDS.
-Exit status: 0 success, 2 bad input (a one-line message on stderr), 1 anything else.
+Exit status: 0 success, 2 bad input or a file that cannot be read or written (a one-line message on stderr),
+1 anything else.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args._module.run(args) or 0)
     except (HotStreakError, ValueError) as exc:
         print(f"hotstreak {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file or device the user named: one line, never a traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"hotstreak {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

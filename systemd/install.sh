@@ -2,7 +2,8 @@
 # Install Hot Streak Companion as a kiosk service on Raspberry Pi OS (Bookworm or newer, Lite is enough).
 #
 #   sudo systemd/install.sh                      install or update (safe to run again)
-#   sudo systemd/install.sh --scanner-id 1eab:8306   also give this USB vendor:product the scanner symlink
+#   sudo systemd/install.sh --scanner-id 1eab:8306   the scanner's USB vendor:product (else: the plugged-in one)
+#   sudo systemd/install.sh --scanner-mode hid   a USB keyboard (HID) scanner: the service joins group input
 #   systemd/install.sh --dry-run                 print what would be done, change nothing (no root needed)
 #   sudo systemd/install.sh --uninstall          remove the service, rule, venv and boot settings we added
 #   sudo systemd/install.sh --uninstall --purge  ... and the journal, caches, config and the user
@@ -26,9 +27,16 @@ START=1
 SKIP_APT=0
 BOOT_ONLY=0
 SCANNER_IDS=()
+SCANNER_MODE=""     # --scanner-mode; "" = [scanner] mode of /etc/hotstreak/config.toml, else auto
 BOOT_CHANGED=0
 
-readonly GROUPS_NEEDED=(dialout gpio spi video render input audio)
+# `input` is not here: it lets a process read every keyboard, so the service joins it (in a drop-in) only when
+# the scanner is a keyboard (HID) one.
+readonly GROUPS_NEEDED=(dialout gpio spi video render audio)
+# USB vendor ids of scanner makers, to recognise a plugged-in scanner: Zebra/Symbol, Honeywell/Metrologic,
+# Hand Held Products, Datalogic (PSC), Datalogic, Newland.
+readonly SCANNER_VENDORS=(05e0 0c2e 0536 05f9 080c 1eab)
+readonly HID_DROPIN_NAME=hid-scanner.conf
 readonly APT_PACKAGES=(
     python3-venv python3-dev python3-pip build-essential pkg-config
     espeak-ng alsa-utils usbutils
@@ -51,7 +59,9 @@ Options:
   --dry-run            print the steps, change nothing
   --uninstall          remove what install added (keeps the journal, user and apt packages)
   --purge              with --uninstall: also remove /var/lib/$APP, /var/cache/$APP, /etc/$APP, the user
-  --scanner-id V:P     a USB vendor:product (4 hex digits each) to link as /dev/$APP-scanner; repeatable
+  --scanner-id V:P     the scanner's USB vendor:product (4 hex digits each, as lsusb shows); repeatable.
+                       Without it: the scanner plugged in now (or the ids saved by an earlier run)
+  --scanner-mode M     auto, serial or hid (default: [scanner] mode in /etc/$APP/config.toml, else auto)
   --prefix DIR         install directory (default $PREFIX)
   --no-start           enable the service but do not (re)start it now
   --skip-apt           do not install apt packages
@@ -103,6 +113,11 @@ parse_args() {
                 [[ "$2" =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$ ]] \
                     || die "--scanner-id '$2' is not VVVV:PPPP (4 hex digits each, as lsusb shows)"
                 SCANNER_IDS+=("${2,,}")
+                shift ;;
+            --scanner-mode)
+                (($# >= 2)) || die "--scanner-mode needs auto, serial or hid"
+                [[ "$2" =~ ^(auto|serial|hid)$ ]] || die "--scanner-mode '$2' is not auto, serial or hid"
+                SCANNER_MODE="$2"
                 shift ;;
             --prefix)
                 (($# >= 2)) || die "--prefix needs a directory"
@@ -242,36 +257,132 @@ remove_cmdline_tokens() {
     rm -f "$state"
 }
 
-# Copy the udev rule, with the --scanner-id lines (and those saved by earlier runs) after the LOCAL marker.
+# The USB vendor:product of a sysfs device: walk up from it to the USB device that holds idVendor/idProduct.
+usb_id_of() {
+    local dir
+    dir="$(readlink -f "$1")" || return 1
+    while [[ -n "$dir" && "$dir" != / && "$dir" != "$ROOT" ]]; do
+        if [[ -r "$dir/idVendor" && -r "$dir/idProduct" ]]; then
+            printf '%s:%s\n' "$(tr -d '[:space:]' <"$dir/idVendor")" "$(tr -d '[:space:]' <"$dir/idProduct")"
+            return 0
+        fi
+        dir="${dir%/*}"
+    done
+    return 1
+}
+
+# Plugged-in scanners, one "MODE VVVV:PPPP DEVICE" line each: USB serial ports (ttyACM*, ttyUSB*), and key-event
+# devices named like a scanner or made by a scanner maker.
+find_scanners() {
+    local dev id name vendor
+    for dev in "$ROOT"/sys/class/tty/ttyACM* "$ROOT"/sys/class/tty/ttyUSB*; do
+        [[ -e "$dev/device" ]] || continue
+        id="$(usb_id_of "$dev/device")" || continue
+        say "serial $id ${dev##*/}"
+    done
+    for dev in "$ROOT"/sys/class/input/event*; do
+        [[ -e "$dev/device" ]] || continue
+        id="$(usb_id_of "$dev/device")" || continue
+        name="$(tr -d '\0' <"$dev/device/name" 2>/dev/null || true)"
+        vendor="${id%%:*}"
+        if [[ "${name,,}" == *scan* || "${name,,}" == *barcode* || " ${SCANNER_VENDORS[*]} " == *" $vendor "* ]]; then
+            say "hid $id ${dev##*/}"
+        fi
+    done
+}
+
+# The scanner mode: --scanner-mode, else [scanner] mode of the installed config, else auto.
+configured_scanner_mode() {
+    local config="$ROOT/etc/$APP/config.toml" mode
+    if [[ -n "$SCANNER_MODE" ]]; then say "$SCANNER_MODE"; return; fi
+    if [[ -r "$config" ]] && mode="$(python3 - "$config" 2>/dev/null <<'PY'
+import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    print(tomllib.load(f).get("scanner", {}).get("mode", "auto"))
+PY
+)" && [[ "$mode" =~ ^(auto|serial|hid)$ ]]; then
+        say "$mode"
+    else
+        say auto
+    fi
+}
+
+# Decide the scanner ids and mode: ids from --scanner-id, else saved by an earlier run, else the plugged-in
+# scanner; mode auto becomes hid only when the scanner found is a keyboard one. Sets SCANNER_IDS, SCANNER_MODE.
+choose_scanner() {
+    local ids_file="$ROOT/etc/$APP/scanner-ids" found=() line mode id
+    mode="$(configured_scanner_mode)"
+    mapfile -t found < <(find_scanners)
+    if ((${#SCANNER_IDS[@]} == 0)) && [[ -e "$ids_file" ]]; then mapfile -t SCANNER_IDS <"$ids_file"; fi
+    if ((${#SCANNER_IDS[@]} == 0)); then
+        for line in "${found[@]}"; do
+            read -r _ id _ <<<"$line"
+            SCANNER_IDS+=("$id")
+        done
+        if ((${#found[@]})); then
+            say "found scanner(s): ${found[*]}"
+        else
+            say "warning: no scanner found; plug it in and run this again, or give --scanner-id VVVV:PPPP (lsusb)"
+        fi
+    fi
+    mapfile -t SCANNER_IDS < <(printf '%s\n' "${SCANNER_IDS[@]}" | tr 'A-F' 'a-f' \
+        | grep -E '^[0-9a-f]{4}:[0-9a-f]{4}$' | sort -u || true)
+    if [[ "$mode" == auto ]]; then
+        mode=serial
+        if ((${#found[@]})) && ! printf '%s\n' "${found[@]}" | grep -q '^serial '; then mode=hid; fi
+    fi
+    SCANNER_MODE="$mode"
+    say "scanner mode: $SCANNER_MODE (ids: ${SCANNER_IDS[*]:-none})"
+}
+
+# Copy the udev rule with one line per scanner id after the LOCAL marker; remember the ids for later runs.
 install_udev_rule() {
     local dest="$ROOT/etc/udev/rules.d/99-$APP-scanner.rules" ids_file="$ROOT/etc/$APP/scanner-ids"
-    local ids=() id tmp
-    if [[ -e "$ids_file" ]]; then mapfile -t ids <"$ids_file"; fi
-    ids+=("${SCANNER_IDS[@]}")
-    mapfile -t ids < <(printf '%s\n' "${ids[@]}" | grep -E '^[0-9a-f]{4}:[0-9a-f]{4}$' | sort -u || true)
+    local id tmp
     tmp="$(mktemp)"
     while IFS= read -r line; do
         printf '%s\n' "$line"
         if [[ "$line" == "# LOCAL scanner ids"* ]]; then
-            for id in "${ids[@]}"; do
+            for id in "${SCANNER_IDS[@]}"; do
                 printf 'ATTRS{idVendor}=="%s", ATTRS{idProduct}=="%s", GOTO="hotstreak_scanner"\n' \
                     "${id%%:*}" "${id##*:}"
             done
         fi
     done <"$SRC_DIR/systemd/99-$APP-scanner.rules" >"$tmp"
     if ((DRY_RUN)); then
-        say "would install the udev rule $dest (extra scanner ids: ${ids[*]:-none})"
-        grep -A "${#ids[@]}" '^# LOCAL scanner ids' "$tmp" | tail -n +2 | sed 's/^/    /' || true
+        say "would install the udev rule $dest (scanner ids: ${SCANNER_IDS[*]:-none})"
+        grep -A "${#SCANNER_IDS[@]}" '^# LOCAL scanner ids' "$tmp" | tail -n +2 | sed 's/^/    /' || true
         rm -f "$tmp"
         return
     fi
     install -D -m 0644 "$tmp" "$dest"
     rm -f "$tmp"
-    if ((${#ids[@]})); then
+    if ((${#SCANNER_IDS[@]})); then
         install -d -m 0755 "$ROOT/etc/$APP"
-        printf '%s\n' "${ids[@]}" >"$ids_file"
+        printf '%s\n' "${SCANNER_IDS[@]}" >"$ids_file"
     fi
-    say "+ installed $dest (extra scanner ids: ${ids[*]:-none})"
+    say "+ installed $dest (scanner ids: ${SCANNER_IDS[*]:-none})"
+}
+
+# HID mode: a drop-in that adds the group input to the service; any other mode: no drop-in, and the user is
+# taken out of input (earlier versions added it).
+install_hid_dropin() {
+    local dir="$ROOT/etc/systemd/system/$APP.service.d"
+    if [[ "$SCANNER_MODE" == hid ]]; then
+        if ((DRY_RUN)); then
+            say "would write $dir/$HID_DROPIN_NAME (SupplementaryGroups=input: the HID scanner's key events)"
+            return
+        fi
+        install -d -m 0755 "$dir"
+        printf '%s\n' "# Written by systemd/install.sh: the scanner is a USB keyboard (HID) one." \
+            "[Service]" "SupplementaryGroups=input" >"$dir/$HID_DROPIN_NAME"
+        say "+ wrote $dir/$HID_DROPIN_NAME (the service joins group input for the HID scanner)"
+    else
+        if [[ -e "$dir/$HID_DROPIN_NAME" ]]; then run rm -f "$dir/$HID_DROPIN_NAME"; fi
+        if [[ -z "$ROOT" ]] && id -nG "$APP" 2>/dev/null | tr ' ' '\n' | grep -qx input; then
+            run gpasswd --delete "$APP" input
+        fi
+    fi
 }
 
 install_apt_packages() {
@@ -332,7 +443,9 @@ install_files() {
         chmod 0644 "$unit"
         say "+ installed $unit (prefix $PREFIX)"
     fi
+    choose_scanner
     install_udev_rule
+    install_hid_dropin
     if [[ -e "$defaults" ]]; then
         say "ok: $defaults exists (kept)"
     elif ((DRY_RUN)); then
@@ -359,7 +472,7 @@ configure_boot() {
 reload_and_enable() {
     [[ -z "$ROOT" ]] || { say "skip: systemctl and udevadm (--root)"; return; }
     run udevadm control --reload
-    run udevadm trigger --subsystem-match=tty --action=add
+    run udevadm trigger --subsystem-match=tty --subsystem-match=input --action=add
     run systemctl daemon-reload
     run systemctl enable "$APP.service"
     if ((START)); then run systemctl restart "$APP.service"; fi
@@ -388,7 +501,8 @@ do_uninstall() {
             run systemctl disable --now "$APP.service"
         fi
     fi
-    run rm -f "$ROOT/etc/systemd/system/$APP.service" "$ROOT/etc/udev/rules.d/99-$APP-scanner.rules"
+    run rm -f "$ROOT/etc/systemd/system/$APP.service" "$ROOT/etc/udev/rules.d/99-$APP-scanner.rules" \
+        "$ROOT/etc/systemd/system/$APP.service.d/$HID_DROPIN_NAME"
     boot="$(boot_dir)"
     remove_config_block "$boot/config.txt"
     remove_cmdline_tokens "$boot/cmdline.txt" "$ROOT$PREFIX/cmdline-added"

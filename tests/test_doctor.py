@@ -261,13 +261,12 @@ def test_config_skipped_with_a_note_without_companion_config(pi, tmp_path, monke
     assert report.ok and report.notes == ["config check skipped: this version has no companion.kiosk.config"]
 
 
-# --- the rule file and doctor agree on scanner makers ---
+# --- install.sh and doctor agree on scanner makers ---
 
-def test_scanner_vendors_match_the_udev_rule():
-    rule = (ROOT / "systemd/99-hotstreak-scanner.rules").read_text()
-    vendor_only = {line.split('"')[1] for line in rule.splitlines()
-                   if line.startswith('ATTRS{idVendor}==') and "idProduct" not in line}
-    assert vendor_only == set(doctor.SCANNER_VENDORS)
+def test_scanner_vendors_match_the_install_script():
+    script = (ROOT / "systemd/install.sh").read_text()
+    line = next(l for l in script.splitlines() if l.startswith("readonly SCANNER_VENDORS=("))
+    assert set(line.split("(")[1].rstrip(")").split()) == set(doctor.SCANNER_VENDORS)
 
 
 # --- the command ---

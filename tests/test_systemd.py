@@ -102,12 +102,36 @@ def test_hardening_without_breaking_devices(unit):
     assert one(unit, "Service", "ProtectHome") == "true"
     assert one(unit, "Service", "PrivateTmp") == "true"
     assert one(unit, "Service", "NoNewPrivileges") == "true"
-    # ProtectClock= implies DeviceAllow=char-rtc r, an allow-list that shuts out other devices (systemd#18142)
-    for breaks_devices in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "PrivateUsers", "ProtectClock"):
+    assert one(unit, "Service", "CapabilityBoundingSet") == ""          # no capability at all
+    assert unit["Service"]["SystemCallFilter"][0] == "@system-service"
+    assert set(one(unit, "Service", "RestrictAddressFamilies").split()) == {"AF_UNIX", "AF_NETLINK", "AF_INET",
+                                                                             "AF_INET6"}
+    for key in ("ProtectKernelTunables", "ProtectKernelModules", "ProtectKernelLogs", "ProtectControlGroups"):
+        assert one(unit, "Service", key) == "true", key
+    assert one(unit, "Service", "ProtectProc") == "invisible"
+    # ProtectClock= implies DeviceAllow=char-rtc r, an allow-list that shuts out other devices (systemd#18142);
+    # ProcSubset=pid hides /proc/cpuinfo, where gpiozero reads the board revision
+    for breaks_devices in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "PrivateUsers", "ProtectClock",
+                           "ProcSubset", "PrivateNetwork"):
         assert breaks_devices not in unit["Service"], breaks_devices
     # everything the service writes is writable under ProtectSystem=strict
     writable = one(unit, "Service", "ReadWritePaths").split()
     assert {"/var/lib/hotstreak", "/var/cache/hotstreak"} <= set(writable)
+
+
+def test_no_input_group_by_default(unit):
+    assert "input" not in one(unit, "Service", "SupplementaryGroups").split()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_security_exposure_is_3_or_better():
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)], capture_output=True,
+                            text=True, timeout=60)
+    output = result.stdout + result.stderr
+    m = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", output)
+    if m is None:
+        pytest.skip(f"systemd-analyze security cannot rate units offline here: {output.strip()[:200]}")
+    assert float(m.group(1)) <= 3.0, output
 
 
 def test_enabled_at_boot(unit):
@@ -156,21 +180,23 @@ def test_rule_syntax_and_labels():
     assert gotos <= labels
 
 
-def test_rule_creates_symlink_with_group_access_and_ignored_by_modemmanager():
+def test_rule_creates_symlinks_with_group_access_and_ignored_by_modemmanager():
     parsed = rule_lines(RULE.read_text())
     actions = {(m["key"], m["attr"], m["op"], m["value"]) for items in parsed for m in items}
     assert ("SYMLINK", None, "+=", "hotstreak-scanner") in actions
+    assert ("SYMLINK", None, "+=", "input/hotstreak-scanner") in actions
     assert ("ENV", "ID_MM_DEVICE_IGNORE", "=", "1") in actions
     assert ("GROUP", None, "=", "dialout") in actions
     assert ("MODE", None, "=", "0660") in actions
-    assert ("SUBSYSTEM", None, "!=", "tty") in actions     # serial ports only, never a keyboard
+    assert ("SUBSYSTEM", None, "!=", "tty|input") in actions
 
 
-def test_rule_matches_serial_ports_only():
+def test_rule_names_no_device_until_install_adds_the_scanners_ids():
     text = RULE.read_text()
-    kernel = re.search(r'KERNEL!="([^"]+)"', text).group(1)
-    assert kernel == "ttyACM[0-9]*|ttyUSB[0-9]*"
+    assert "ATTRS{idVendor}" not in text        # no maker-wide or chip-wide match: only the installed scanner
     assert "# LOCAL scanner ids" in text
+    kernel = re.search(r'SUBSYSTEM=="tty", KERNEL=="([^"]+)"', text).group(1)
+    assert kernel == "ttyACM[0-9]*|ttyUSB[0-9]*"
 
 
 # --- install.sh ---
@@ -197,7 +223,7 @@ def test_dry_run_install_lists_every_step(tmp_path):
     out = result.stdout
     assert out.startswith("dry run: nothing is changed")
     for step in ("apt-get install", "espeak-ng", "python3-venv", "useradd --system", "usermod --append --groups "
-                 "dialout,gpio,spi,video,render,input,audio hotstreak", "-m venv --system-site-packages",
+                 "dialout,gpio,spi,video,render,audio hotstreak", "-m venv --system-site-packages",
                  f"'{ROOT}[pi]'", "--no-binary pygame-ce", "/etc/systemd/system/hotstreak.service",
                  "/etc/udev/rules.d/99-hotstreak-scanner.rules", "/etc/default/hotstreak"):
         assert step in out, step
@@ -226,9 +252,49 @@ def test_scanner_id_lines_are_valid_rule_lines():
     rule_lines(added[0])
 
 
+def fake_usb(root: Path, port: str, vendor: str, product: str, device: str, name: str = "") -> None:
+    """A sysfs tree with one USB device whose interface carries a tty (``ttyACM0``) or an input (``event3``)."""
+    usb = root / "sys/devices/usb1" / port
+    usb.mkdir(parents=True)
+    (usb / "idVendor").write_text(vendor + "\n")
+    (usb / "idProduct").write_text(product + "\n")
+    interface = usb / f"{port}:1.0" / ("input/input5" if device.startswith("event") else "tty")
+    interface.mkdir(parents=True)
+    if name:
+        (interface / "name").write_text(name + "\n")
+    link = root / "sys/class" / ("input" if device.startswith("event") else "tty") / device
+    link.mkdir(parents=True)
+    (link / "device").symlink_to(interface)
+
+
+def test_install_finds_the_plugged_in_serial_scanner(tmp_path):
+    fake_usb(tmp_path, "1-1", "1eab", "8306", "ttyACM0")
+    out = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path)).stdout
+    assert "found scanner(s): serial 1eab:8306 ttyACM0" in out
+    assert 'ATTRS{idVendor}=="1eab", ATTRS{idProduct}=="8306", GOTO="hotstreak_scanner"' in out
+    assert "scanner mode: serial" in out and "SupplementaryGroups=input" not in out
+
+
+def test_a_keyboard_scanner_gets_the_input_group_in_a_drop_in(tmp_path):
+    fake_usb(tmp_path, "1-2", "0c2e", "0b61", "event3", name="Honeywell Imaging HID Keyboard")
+    fake_usb(tmp_path, "1-3", "046d", "c31c", "event4", name="Logitech USB Keyboard")   # a keyboard: not a scanner
+    out = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path)).stdout
+    assert "found scanner(s): hid 0c2e:0b61 event3" in out and "046d" not in out
+    assert "scanner mode: hid" in out
+    assert "hotstreak.service.d/hid-scanner.conf (SupplementaryGroups=input" in out
+
+
+def test_scanner_mode_from_the_config_file(tmp_path):
+    (tmp_path / "etc/hotstreak").mkdir(parents=True)
+    (tmp_path / "etc/hotstreak/config.toml").write_text('[scanner]\nmode = "hid"\n')
+    out = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path), "--scanner-id", "1eab:8306").stdout
+    assert "scanner mode: hid (ids: 1eab:8306)" in out
+
+
 @pytest.mark.parametrize("args, message", [
     (["--scanner-id", "12:34"], "is not VVVV:PPPP"),
     (["--bogus"], "unknown option '--bogus'"),
+    (["--scanner-mode", "usb"], "is not auto, serial or hid"),
     (["--purge", "--dry-run"], "--purge only goes with --uninstall"),
     (["--root", "/tmp"], "--root only goes with --dry-run or --boot-only"),
 ])

@@ -7,10 +7,10 @@ means, one per line. Labels come from the deck data and the code definitions, ne
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from companion.tools.labels import (DEFAULT_LAYOUT, GROUPS, LAYOUTS, PAPERS, SYMBOLOGIES, build_labels, codes_listing,
                               render_pdf)
+from companion.commands.outpath import output_file
 from companion.rules import load_deck
 
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         for line in codes_listing(labels):
             print(line)
         return 0
-    if not args.out:
+    if args.out is None:
         raise ValueError("nothing to do: give --out F.pdf to write the label sheets, or --codes to list the codes")
     paper = _choice(args.paper, PAPERS, "paper") if args.paper else None
     if args.layout:
@@ -59,9 +59,7 @@ def run(args: argparse.Namespace) -> int:
         skip = int(args.skip)
     except ValueError:
         raise ValueError(f"--skip {args.skip!r} is not a whole number (expected 0..{layout.per_page - 1})") from None
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        raise ValueError(f"cannot write {args.out!r}: folder {str(out.parent)!r} does not exist")
+    out = output_file(args.out, ".pdf", "--out")
     placements = render_pdf(labels, out, layout, symbology=symbology, skip=skip, outline=args.outline)
     pages = placements[-1].page + 1 if placements else 0
     print(f"wrote {out}: {len(placements)} labels on {pages} pages, layout {layout.name} ({layout.description}), "

@@ -10,6 +10,7 @@ import argparse
 import os
 import re
 
+from companion.commands.outpath import output_file
 from companion.screen.model import SCREENS
 
 
@@ -30,6 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
+    out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.screen.draw import Screen
     from companion.screen.model import sample_model
@@ -37,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     screen = Screen(size, driver="dummy")
     try:
         screen.draw(model, args.now)
-        screen.save(args.out)
+        screen.save(str(out))
     finally:
         screen.close()
     print(f"wrote {args.out} ({args.screen}, {size[0]}x{size[1]})")

@@ -26,10 +26,9 @@ GROUPS: dict[str, str] = {
     "spi": "the LED strip",
     "video": "the screen (KMS/DRM)",
     "render": "the screen (KMS/DRM render node)",
-    "input": "keyboards and input devices",
     "audio": "sound",
 }
-# USB vendor ids of scanner makers (the same list as systemd/99-hotstreak-scanner.rules).
+# USB vendor ids of scanner makers (the same list as SCANNER_VENDORS in systemd/install.sh).
 SCANNER_VENDORS: dict[str, str] = {
     "05e0": "Zebra/Symbol",
     "0c2e": "Honeywell",
