@@ -302,3 +302,22 @@ def test_web_config_errors_name_the_key():
     from companion.kiosk.config import ConfigError
     with pytest.raises(ConfigError, match="web.port: 0 is not valid"):
         parse_config("[web]\nport = 0\n")
+
+
+def test_a_busy_port_leaves_the_table_without_the_page(caplog):
+    import socket
+
+    from companion.kiosk.controller import Controller
+    from companion.kiosk.journal import Journal
+    from companion.web.start import start_web
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    port = busy.getsockname()[1]
+    try:
+        with Journal(":memory:") as journal:
+            page = start_web(parse_config(""), "mock", f"127.0.0.1:{port}", Controller(journal), ":memory:")
+        assert page is None
+        assert f"no phone page on 127.0.0.1:{port}" in caplog.text
+    finally:
+        busy.close()
