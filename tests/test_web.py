@@ -321,3 +321,20 @@ def test_a_busy_port_leaves_the_table_without_the_page(caplog):
         assert f"no phone page on 127.0.0.1:{port}" in caplog.text
     finally:
         busy.close()
+
+
+def test_the_qr_address_follows_a_new_lan_address():
+    from companion.web.sink import WebSink
+    from companion.rules.table import Table
+    addresses = iter(["http://127.0.0.1:8080/", "http://192.168.1.20:8080/"])
+    screen = NS(join_url=None)
+    published = []
+    sink = WebSink(lambda fn, *args: published.append(args), NS(publish=None, outcome=None), journal=None,
+                   last_result=lambda: None, address="http://127.0.0.1:8080/", refresh=lambda: next(addresses))
+    sink.show_on([screen])
+    assert screen.join_url == "http://127.0.0.1:8080/"
+    sink.render(Table(), now=0.0)  # no network yet: same address
+    sink.render(Table(), now=5.0)  # not looked at again before 10 s
+    assert screen.join_url == "http://127.0.0.1:8080/"
+    sink.render(Table(), now=10.0)  # the Wi-Fi came up
+    assert screen.join_url == "http://192.168.1.20:8080/" and published[-1][0]["address"] == screen.join_url

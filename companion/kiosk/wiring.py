@@ -107,9 +107,7 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
         if serve_web else None
     if page is not None:  # the phone page, and its address as a QR code on the screen
         sinks.append(page)
-        for sink in sinks:
-            if isinstance(sink, ScreenSink):
-                sink.join_url = page.url
+        page.show_on([sink for sink in sinks if isinstance(sink, ScreenSink)])
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))

@@ -40,11 +40,12 @@ class WebServer:
     """The page's server on a bound socket. ``loop`` is the server's event loop once started; ``post(fn,
     *args)`` runs ``fn`` on it from any thread without waiting."""
 
-    def __init__(self, sock: socket.socket, app: Any, hub: Hub, address: str):
+    def __init__(self, sock: socket.socket, app: Any, hub: Hub, address: str, origins: Origins | None = None):
         self.sock = sock
         self.app = app
         self.hub = hub
         self.address = address
+        self.origins = origins
         self.loop: asyncio.AbstractEventLoop | None = None
         self._server: Any = None
         self._ready = threading.Event()
@@ -69,8 +70,22 @@ class WebServer:
         shown = f"[{shown}]" if ":" in shown else shown
         names = host_names(host, hosts)
         hub = Hub()
-        app = create_app(hub, submit, secret, Origins({*names, shown}), limit)
-        return cls(sock, app, hub, f"http://{shown}:{port}/")
+        origins = Origins({*names, shown})
+        app = create_app(hub, submit, secret, origins, limit)
+        return cls(sock, app, hub, f"http://{shown}:{port}/", origins)
+
+    def refresh(self) -> str:
+        """The page address again, for a server on every interface whose LAN address may have changed (the
+        Wi-Fi came up after the kiosk started, a new DHCP lease). Cheap: no packet is sent."""
+        host, port = self.sock.getsockname()[:2]
+        if host not in ("0.0.0.0", "::"):
+            return self.address
+        shown = lan_address()
+        url = f"http://{shown}:{port}/"
+        if url != self.address and self.origins is not None:
+            self.origins.names.add(shown)
+            self.address = url
+        return self.address
 
     @property
     def url(self) -> str:

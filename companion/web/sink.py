@@ -19,6 +19,7 @@ from companion.web.view import table_view
 
 log = logging.getLogger(__name__)
 KEEP_CALL = 40  # race call lines kept for the page
+REFRESH_SECONDS = 10.0  # how often the LAN address is looked at again
 
 
 class WebSink(BaseSink):
@@ -26,11 +27,11 @@ class WebSink(BaseSink):
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``journal`` gives the claims
     (``Journal.effective``); ``last_result()`` the controller's result of the input just handled;
     ``odds()`` the live odds or None; ``language`` the kiosk's (en, nl, es) for the race call text;
-    ``on_close`` stops the server."""
+    ``on_close`` stops the server; ``refresh()`` gives the page address again (it may change)."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, journal: Any, last_result: Callable[[], Any],
                  odds: Callable[[], Any] = lambda: None, language: str = "en", address: str | None = None,
-                 on_close: Callable[[], Any] | None = None):
+                 on_close: Callable[[], Any] | None = None, refresh: Callable[[], str] | None = None):
         from companion.call.announcer import Announcer
         self.post = post
         self.hub = hub
@@ -41,6 +42,9 @@ class WebSink(BaseSink):
         self.address = address
         self.url = address
         self.on_close = on_close
+        self.refresh = refresh
+        self.screens: list[Any] = []
+        self._next_refresh = 0.0
         self.announcer = Announcer(language, random.Random(0))
         self.call: list[str] = []
         self.claims: dict[int, int] = {}
@@ -74,7 +78,20 @@ class WebSink(BaseSink):
         self.notice = None
         self._publish(table)
 
+    def show_on(self, screens: list[Any]) -> None:
+        """Show the page address as a QR code on these screen sinks (``join_url``), following its changes."""
+        self.screens = list(screens)
+        for screen in self.screens:
+            screen.join_url = self.url
+
     def render(self, table: Table, now: float) -> None:
+        if self.refresh is not None and now >= self._next_refresh:  # the Wi-Fi may come up after the kiosk
+            self._next_refresh = now + REFRESH_SECONDS
+            url = self.refresh()
+            if url != self.url:
+                self.url = self.address = url
+                self.show_on(self.screens)
+                self._table = None
         odds = self.odds()
         if table is not self._table or odds != self._odds_shown:  # first frame, a rebuilt table, new odds
             self._publish(table)

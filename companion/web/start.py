@@ -49,6 +49,6 @@ def start_web(cfg: Any, mode: str, listen: str | None, controller: Any, db: str 
         return None
     log.info("phone page: %s", server.url)
     sink = WebSink(server.post, server.hub, journal=controller.journal, last_result=lambda: controller.last_result,
-                   odds=odds, language=cfg.language, address=server.url, on_close=server.close)
-    sink.url = server.url
+                   odds=odds, language=cfg.language, address=server.url, on_close=server.close,
+                   refresh=server.refresh)
     return sink
