@@ -1,7 +1,9 @@
-"""Shared test helpers: where the shared rule cases live, and running the ``hotstreak`` command."""
+"""Test helpers: the rule cases in tests/data, and running the ``hotstreak`` command."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -14,13 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
 
-def shared_cases(name: str) -> list[dict]:
-    """Rule cases from ../shared/cases (the source of truth) or, without it, the copy in tests/data."""
-    for folder in (ROOT.parent / "shared" / "cases", DATA):
-        path = folder / name
-        if path.exists():
-            return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    raise FileNotFoundError(name)
+def read_cases(path: Path) -> list[dict]:
+    """One rule case per non-blank line of a JSON Lines file."""
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def rule_cases(name: str) -> list[dict]:
+    """The rule cases of ``tests/data/NAME`` (e.g. ``race-cases.jsonl``): the only copy the tests read."""
+    return read_cases(DATA / name)
 
 
 def hotstreak(*args: str, stdin: str | None = None, env: dict | None = None,
@@ -29,6 +32,24 @@ def hotstreak(*args: str, stdin: str | None = None, env: dict | None = None,
     full_env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, capture_output=True, text=True,
                           env=full_env, timeout=timeout, cwd=ROOT)
+
+
+def hotstreak_in_process(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run ``hotstreak ARGS`` through ``companion.cli.main`` in this process (same parser, same command code, no
+    interpreter start-up) and capture exit status, stdout and stderr like :func:`hotstreak`."""
+    from companion.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    saved_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse usage errors
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved_stdin
+    return subprocess.CompletedProcess(["hotstreak", *args], code, out.getvalue(), err.getvalue())
 
 
 class FakeClock:

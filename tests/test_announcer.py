@@ -18,7 +18,7 @@ from companion.commands.simulate import announced_call
 from companion.rules import Card, events as ev
 from companion.rules.mascots import Mascot
 from companion.rules.race import play
-from conftest import ROOT, hotstreak, shared_cases
+from conftest import ROOT, hotstreak, rule_cases
 
 G, H, D, M = Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM
 
@@ -105,7 +105,7 @@ def test_every_table_line_fills_all_placeholders(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_golden_races_are_called_with_no_gaps(lang):
     a = Announcer(lang, random.Random(5))
-    for case in shared_cases("race-cases.jsonl")[:40]:
+    for case in rule_cases("race-cases.jsonl")[:40]:
         _, events = play(case["cards"])
         lines = a.lines(events)
         assert len(lines) == len(events)  # every engine event is spoken

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules.codes import all_ticket_codes, control_codes, parse_code
+from companion.rules.codes import all_ticket_codes, control_codes, open_bet_codes, parse_code
 from companion.tools.labels import DOT, GROUPS, INK, LAYOUTS, MM, build_labels, codes_listing, render_pdf
 from companion.rules import load_deck
 from conftest import hotstreak
@@ -24,7 +24,8 @@ ALL_LABELS = build_labels()
 def expected_codes() -> list[str]:
     deck = load_deck()
     return ([dc.code for dc in deck] + [t.code() for t in all_ticket_codes()]
-            + [f"HS-S{n:02d}" for n in range(1, 13)] + control_codes())
+            + [f"HS-S{n:02d}" for n in range(1, 13)] + control_codes()
+            + [b.code() for seat in range(1, 13) for b in open_bet_codes(seat)])
 
 
 # ---------------------------------------------------------------- the label list
@@ -32,7 +33,7 @@ def expected_codes() -> list[str]:
 def test_label_list_has_every_code_once_in_group_order():
     codes = [label.code for label in ALL_LABELS]
     assert codes == expected_codes()
-    assert len(codes) == 53 + 36 + 12 + 14 == len(set(codes))
+    assert len(codes) == 53 + 36 + 12 + 17 + 12 * 6 == len(set(codes))
     assert [label.group for label in ALL_LABELS] == sorted((label.group for label in ALL_LABELS), key=GROUPS.index)
 
 
@@ -58,6 +59,9 @@ def test_ticket_side_bet_and_control_captions():
     assert by_code["HS-T-DANGLE-2-R"].caption == "Dangle middle - risky"
     assert by_code["HS-T-YES-1-S"].caption == "YES top - safe"
     assert by_code["HS-S07"].caption == "Side bet card 7"
+    assert by_code["HS-DOUBLE"].caption == "DOUBLE (RACE 3)" and by_code["HS-OPEN"].caption == "OPEN GAME (POTS)"
+    assert by_code["HS-BET-3-DANGLE"].caption == "Seat 3 - Dangle" and by_code["HS-BET-3-DANGLE"].ink == INK["dangle"]
+    assert by_code["HS-BET-12-NO"].caption == "Seat 12 - NO" and by_code["HS-BET-12-NO"].group == "bets"
     assert by_code["HS-PLAYERS-12"].caption == "12 PLAYERS"
     assert by_code["HS-UNDO"].caption == "UNDO"
 
@@ -95,7 +99,7 @@ def test_groups_start_on_a_fresh_sheet_and_skip_leaves_stickers_empty(tmp_path):
     for p in placed:
         first_of.setdefault(p.label.group, p)
     assert all(p.cell == layout.cell(0) for p in first_of.values())
-    assert [first_of[g].page for g in GROUPS] == [0, 3, 5, 6]
+    assert [first_of[g].page for g in GROUPS] == [0, 3, 5, 6, 7]
     skipped = render_pdf(ALL_LABELS[:2], tmp_path / "b.pdf", layout, skip=5)
     assert [p.cell for p in skipped] == [layout.cell(5), layout.cell(6)]
 
@@ -170,7 +174,7 @@ def test_codes_lists_every_code_with_its_meaning():
     result = hotstreak("labels", "--codes")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 53 + 36 + 12 + 14
+    assert len(lines) == 53 + 36 + 12 + 17 + 12 * 6
     assert [line.split()[0] for line in lines] == expected_codes()
     assert "HS15" in lines[14] and "Hurley +3 (H+3)" in lines[14]
     assert any(line.startswith("HS-T-DANGLE-2-R ") and "Dangle middle - risky" in line for line in lines)
@@ -186,7 +190,7 @@ def test_out_writes_a_pdf(tmp_path):
     out = tmp_path / "cards.pdf"
     result = hotstreak("labels", "--out", str(out), "--paper", "letter", "--only", "controls")
     assert result.returncode == 0, result.stderr
-    assert out.read_bytes().startswith(b"%PDF") and "14 labels on 1 pages" in result.stdout
+    assert out.read_bytes().startswith(b"%PDF") and "17 labels on 1 pages" in result.stdout
 
 
 @pytest.mark.parametrize("args, message", [

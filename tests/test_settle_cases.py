@@ -1,19 +1,20 @@
-"""Every case of shared/cases/settle-cases.jsonl through ``hotstreak settle`` (DESIGN.md contract), and the
-command's refusals of bad input (one-line message, exit status 2)."""
+"""Every case of tests/data/settle-cases.jsonl through ``hotstreak settle`` (DESIGN.md contract), and the
+command's refusals of bad input (one-line message, exit status 2). The cases run in process through the
+command's own code; one test runs the real process for the CLI contract."""
 
 import copy
 import json
 
 import pytest
 
-from conftest import hotstreak, shared_cases
+from conftest import hotstreak, hotstreak_in_process, rule_cases
 
-CASES = shared_cases("settle-cases.jsonl")
+CASES = rule_cases("settle-cases.jsonl")
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_settle_matches_case(case):
-    result = hotstreak("settle", stdin=json.dumps(case["input"]))
+    result = hotstreak_in_process("settle", stdin=json.dumps(case["input"]))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == case["expect"]
 
@@ -43,7 +44,7 @@ def _with(path, value):
     (_with(("players", 0, "tickets", 0, "side"), "wild"), ["\"wild\"", "safe or risky"]),
 ])
 def test_settle_bad_input_exit_2_names_it(data, words):
-    result = hotstreak("settle", stdin=json.dumps(data))
+    result = hotstreak_in_process("settle", stdin=json.dumps(data))
     assert result.returncode == 2, result.stdout
     assert result.stderr.count("\n") == 1
     for word in words:
@@ -54,17 +55,17 @@ def test_settle_two_doubles_for_one_player_refused():
     data = _with(("race",), 3)
     data["players"][0]["tickets"] = [{"ticket": "gobbler-top", "side": "safe", "double": True},
                                      {"ticket": "hurley-top", "side": "safe", "double": True}]
-    result = hotstreak("settle", stdin=json.dumps(data))
+    result = hotstreak_in_process("settle", stdin=json.dumps(data))
     assert result.returncode == 2 and "at most one" in result.stderr
 
 
 def test_settle_malformed_json_exit_2():
-    result = hotstreak("settle", stdin='{"race": 1, ')
+    result = hotstreak_in_process("settle", stdin='{"race": 1, ')
     assert result.returncode == 2
     assert "not valid JSON" in result.stderr and result.stderr.count("\n") == 1
 
 
-def test_settle_base_example_pays_ticket_by_place_and_answer():
+def test_settle_base_example_pays_ticket_by_place_and_answer_as_a_real_process():
     result = hotstreak("settle", stdin=json.dumps(BASE))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"players": [{"name": "Ann", "money": 20, "change": 10},

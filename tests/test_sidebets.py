@@ -1,9 +1,14 @@
 """Each side bet predicate on hand-built races: one where it happens, one where it almost does (RULES.md 6)."""
 
+from pathlib import Path
+
 import pytest
 
 from companion.rules.errors import DataFileError
+from companion.rules.events import Status
+from companion.rules.mascots import Mascot
 from companion.rules.race import Race
+from companion.rules.track import load_track
 from companion.rules.sidebets import PREDICATES, SideBetTracker, UnknownSideBetError, load_side_bets
 
 START = "G1.3 H2.3 D3.3 M4.3"
@@ -116,3 +121,56 @@ def test_side_bet_data_lists_every_problem(tmp_path):
     assert any(p.startswith("card[2].colour:") for p in problems)
     assert any(p.startswith("card[2].id:") and "twice" in p for p in problems)
     assert len(problems) == 4
+
+
+# ----- the 15th card of a pass: side bets are checked after the card, before the fold (RULES.md 4, 6) -----
+def fifteenth(card_id: str, position: str, card: str, track=None) -> tuple[bool, Race]:
+    """Reveal ``card`` as the 15th of pass 1 from ``position``; the deck then runs out and the mat folds."""
+    race = Race.from_position(f"{position} fold:0 pass:1 rev:14 cards:-", track)
+    tracker = SideBetTracker(card_id)
+    tracker.observe(race.push_text(card), race)
+    assert race.folds == 1
+    return tracker.happened, race
+
+
+def test_two_fallen_on_the_15th_card_counts_before_the_fold_puts_one_out_of_bounds():
+    # Gobbler lies on space 3; Hurley falls on the 15th card; the fold then DQs Gobbler under the mat
+    happened, race = fifteenth("two-fallen", "G1.3f H2.13 D3.11 M4.11", "HF")
+    assert race.mascot(Mascot.GOBBLER).status is Status.DQ
+    assert happened is True
+
+
+def test_same_space_on_the_15th_card_counts_before_the_fold_takes_both():
+    # Dangle swerves onto Hurley's space 3 (Hurley falls); the fold then DQs them both
+    happened, race = fifteenth("same-space", "G1.7 H2.3 D3.1 M4.7", "D+2<")
+    assert {race.mascot(m).status for m in (Mascot.HURLEY, Mascot.DANGLE)} == {Status.DQ}
+    assert happened is True
+
+
+def test_two_on_finish_space_on_the_15th_card_counts_before_the_fold_ends_the_race(tmp_path):
+    # With the default track a fold never reaches space 13 nor ends a race with two mascots still racing, so
+    # this uses a track whose race ends once 2 mascots are out: Gobbler is DQ already, Dangle joins Hurley
+    # on space 13, the fold DQs Mum on space 3 and ends the race (Hurley and Dangle take the last places).
+    text = (Path(__file__).parents[1] / "companion/rules/data/track.toml").read_text()
+    custom = tmp_path / "track.toml"
+    custom.write_text(text.replace("finishers_to_end = 3", "finishers_to_end = 2"))
+    happened, race = fifteenth("two-on-finish-space", "Go4 H2.13 D3.10 M4.3f", "D+3", load_track(custom))
+    assert race.is_over and race.mascot(Mascot.MUM).status is Status.DQ
+    assert race.mascot(Mascot.HURLEY).status is not Status.RACING
+    assert happened is True
+
+
+def test_a_whole_first_pass_through_the_game_answers_two_fallen_yes():
+    from companion.rules.codes import parse_code
+    from companion.rules.game import Game
+    from companion.rules.game_events import SideBetHappened
+    game = Game(3, side_bet_order=["two-fallen"])
+    for code in ("HS-GO", "HS-GO", "HS-GO"):
+        game.apply(parse_code(code))
+    # Hurley, Dangle, Mum run on to space 11, Hurley on to 13; Gobbler falls on space 3; Hurley falls 15th
+    first_14 = "HS12 HS13 HS14 HS15 HS23 HS24 HS25 HS26 HS34 HS35 HS36 HS37 HS17 HS08".split()
+    for code in first_14:
+        assert not any(isinstance(e, SideBetHappened) for e in game.apply(parse_code(code)))
+    events = game.apply(parse_code("HS19"))
+    assert SideBetHappened("two-fallen") in events
+    assert game.race.folds == 1 and game.race.mascot(Mascot.GOBBLER).status is Status.DQ

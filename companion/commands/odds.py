@@ -1,9 +1,13 @@
-"""Place odds for a race from its known face-up cards, before the start (a table, or --json).
+"""Place odds for a race from its known face-up cards, before the start or during it (a table, or --json).
 
 CARD is a label code (HS15) or notation (H+3; it stands for the first physical card with that notation not
 given yet); '-' reads cards from stdin (whitespace separated, '#' comments). The race deck holds 18 cards:
 the ones given plus cards the players added face down (1 each with 3-8 players, 2 each with 2, none with 9
 or more), which are drawn from the rest of the deck. The odds come from --samples simulated races.
+
+During a race, give the cards revealed so far with --revealed (in order from the start, 15 a pass, as for
+`hotstreak simulate`; put it after the face-up cards, or end its list with --), or the race's
+position string with --position; every revealed card counts as known to be in the race deck.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import json
 from companion.call import racecall
 from companion.commands.simulate import read_cards
 from companion.odds.estimate import MAX_PLAYERS, MIN_PLAYERS, estimate
-from companion.rules import Race, load_deck, load_track
+from companion.rules import Deck, Race, Track, load_deck, load_track
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,17 +30,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", help="deck data file (TOML); default: the packaged deck")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object {"samples": n, "places": {mascot: [p1, p2, p3, p4]}, ...}')
+    during = p.add_mutually_exclusive_group()
+    during.add_argument("--revealed", nargs="+", action="extend", metavar="CARD", default=[],
+                        help="the cards revealed so far in this race, in order from the start (label codes or "
+                             "notation; several in one quoted argument are fine)")
+    during.add_argument("--position", metavar="STRING",
+                        help="the race so far as a position string, e.g. "
+                             "'G1.3 H2.6 D3.3 M4.3 fold:0 pass:1 rev:1 cards:HS15'")
     p.add_argument("cards", nargs="*", metavar="CARD", help="face-up card: label code or notation, or - for stdin")
+
+
+def race_so_far(track: Track, deck: Deck, revealed: list[str], position: str | None) -> Race:
+    """The race the odds start from: fresh, after the ``revealed`` cards (codes or notation, in order), or
+    rebuilt from ``position``. Raises InvalidCardError / IllegalRevealError / InvalidPositionError naming the bad
+    card or part, and ValueError for a card revealed after the race has ended."""
+    if position is not None:
+        return Race.from_position(position, track, deck)
+    race = Race(track, deck)
+    texts = [t for item in revealed for t in item.replace(",", " ").split()]
+    for n, text in enumerate(texts, 1):
+        if race.is_over:
+            raise ValueError(f"--revealed: the race ended at card {n - 1}; {text!r} and after cannot be revealed "
+                             "(expected only the cards revealed until the end)")
+        race.push_text(text)
+    return race
 
 
 def run(args: argparse.Namespace) -> int:
     if args.samples < 1:
         raise ValueError(f"--samples {args.samples} must be at least 1")
-    race = Race(load_track(args.track), load_deck(args.deck))
+    race = race_so_far(load_track(args.track), load_deck(args.deck), args.revealed, args.position)
     odds = estimate(read_cards(args.cards), args.players, race, samples=args.samples, seed=args.seed)
     if args.json:
         print(json.dumps(odds.to_dict()))
         return 0
+    if race.cards or args.position:
+        print(f"Race so far: {race.position()}")
     head = f"{'':8}" + "".join(f"{racecall.ordinal(q):>12}" for q in range(1, 5)) + f"{'DQ':>12}"
     print(head)
     for m, places in odds.places.items():

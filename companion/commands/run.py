@@ -8,9 +8,11 @@ recorded, not lit. A game in progress resumes from the journal after a restart, 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
+from pathlib import Path
 
 from companion.kiosk.config import load_config
 from companion.kiosk.wiring import build, install_signal_handlers
@@ -22,6 +24,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="device backends (default: $HOTSTREAK_HARDWARE, then the config)")
     p.add_argument("--scanner", metavar="PORT", help="scanner serial port (default: from the config)")
     p.add_argument("--db", help="journal file (default: from the config)")
+    p.add_argument("--track", metavar="F", help="track data file (TOML); overrides the config's paths.track")
+    p.add_argument("--deck", metavar="F", help="deck data file (TOML); overrides the config's paths.deck")
     p.add_argument("--display", default="auto", choices=["auto", "kmsdrm", "window", "dummy", "none"],
                    help="screen (default: full screen on a Pi, a window on a desktop)")
     p.add_argument("--audio", default="auto", choices=["auto", "mock", "none"], help="voice and sound effects")
@@ -33,10 +37,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     cfg = load_config(args.config)
+    cfg = dataclasses.replace(cfg, track=Path(args.track) if args.track else cfg.track,
+                              deck=Path(args.deck) if args.deck else cfg.deck)
     mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
     kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
                   prerender=True, web=args.web)
     install_signal_handlers(kiosk)
+    if not args.quiet and sys.stdout.isatty():
+        print(waiting_line(kiosk.hardware.mode, args.scanner or (cfg.scanner_port if kiosk.hardware.mode == "pi"
+                                                                 else None)), flush=True)
     kiosk.run_forever()
     return 0
+
+
+def waiting_line(mode: str, port: str | None) -> str:
+    """What a terminal is told once the table takes input: where codes come from and how to stop."""
+    if mode == "mock" and port is None:
+        return ("Waiting for codes: type one per line and press Enter (HS-NEW starts a game, HS-UNDO takes the "
+                "last one back); Ctrl-C stops.")
+    return f"Waiting for codes from the scanner on {port}; Ctrl-C stops."

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(status))
     else:
-        print(f"phase {status['phase']}, race {status['race']}, {status['players']} players, "
+        print(f"phase {status['phase']}, {status['variant'] or 'no'} game, race {status['race']}, "
+              f"{status['players']} players, "
               f"pass {status['pass']}, card {status['revealed']}")
         for name, m in status["mascots"].items():
             if m["status"] == "racing":
@@ -44,6 +45,17 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {name}: {m['status']}")
         if status["placings"]:
             print("  placings: " + ", ".join(f"{k} {v}" for k, v in status["placings"].items()))
-        if status["money"]:
-            print("  money: " + ", ".join(f"seat {i + 1} ${m}" for i, m in enumerate(status["money"])))
+        side = status["side_bet"]
+        if side["card"]:
+            answer = {None: "not answered yet", True: "YES", False: "NO"}[side["answer"]]
+            how = "scanned" if side["scanned"] else "assumed: the kiosk's next card, scan the real one if it differs"
+            print(f"  side bet {side['code']} ({side['card']}, {how}): {side['question']} {answer}")
+        for seat in status["seats"]:
+            if seat["bet"]:
+                bet = seat["bet"]
+                held = f"{bet['mascot'] or '-'} and {bet['answer'] or '-'}"
+            else:
+                held = ", ".join(f"{t['ticket']} {t['side']}" for t in seat["tickets"]) or "no tickets"
+            double = f", double: {seat['double']}" if seat["double"] else ""
+            print(f"  {seat['name']}: ${seat['money']}, {held}{double}")
     return 0

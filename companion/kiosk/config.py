@@ -69,6 +69,10 @@ height = 0
 voice = true               # speak the race call (espeak-ng)
 effects = true
 
+[game]
+variant = "standard"       # standard | open: the variant of a new game when no HS-STANDARD/HS-OPEN is scanned
+                           # (9+ players always play open)
+
 [web]                      # the table's phone page (hotstreak run --web [HOST:]PORT overrides)
 enabled = "auto"           # auto (on with hardware pi, off on a desktop) | true | false
 host = ""                  # "" = every interface (0.0.0.0) on the Pi, 127.0.0.1 on a desktop
@@ -131,6 +135,7 @@ class Config:
     height: int = 0
     voice: bool = True
     effects: bool = True
+    variant: str = "standard"
     web_enabled: str | bool = "auto"
     web_host: str = ""
     web_port: int = 8080
@@ -171,7 +176,7 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "web"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game", "web"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"port", "baud", "repeat_window", "max_length"},
@@ -180,6 +185,7 @@ _SECTIONS = {
     "colours": {m.value for m in MASCOTS},
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
+    "game": {"variant"},
     "web": {"enabled", "host", "port", "hosts"},
 }
 
@@ -269,6 +275,7 @@ def parse_config(text: str, source: str = "config") -> Config:
         height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
+        variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
         web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
                           "auto, true or false"),
         web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),

@@ -96,12 +96,13 @@ def replay(entries: Iterable[Entry], track: Track | None = None, deck: Deck | No
 
 class Controller:
     """Drives one table. ``clock`` is monotonic seconds (effects, animation); ``wall`` is epoch seconds
-    (journal timestamps); ``rng`` draws the realised randomness that is stored with an input."""
+    (journal timestamps); ``rng`` draws the realised randomness that is stored with an input; ``variant`` is
+    the configured default variant of a new game (config ``[game] variant``)."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Any] = (), clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
-                 on_tick: Callable[[float], None] | None = None):
+                 on_tick: Callable[[float], None] | None = None, variant: str = "standard"):
         self.journal = journal
         self.track = track
         self.deck = deck
@@ -110,6 +111,7 @@ class Controller:
         self.wall = wall
         self.rng = rng or random.Random()
         self.on_tick = on_tick
+        self.variant = variant  # the configured default variant, stored with each new game's player count
         self.inputs: queue.Queue[tuple[str, str]] = queue.Queue()
         self.table = self._rebuild()
         self.last_result: Result | None = None
@@ -131,12 +133,15 @@ class Controller:
         if result.accepted:
             self._each("events", result.events, self.table, now)
         else:
-            log.info("refused %r: %s", text, result.message)
+            # debug only: the sinks show, say and print every refusal (ConsoleSink on stdout); an INFO line
+            # here printed each one a second time on the terminal and in the systemd journal
+            log.debug("refused %r: %s", text, result.message)
             self._each("refused", text, result.message or "", self.table, now)
         return result
 
     def _apply(self, text: str, source: str, now: float) -> Result:
-        data = realise(text, self.rng)
+        chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
+        data = realise(text, self.rng, chosen.value if chosen is not None else self.variant)
         entry = self.journal.append(text, source, self.wall(), data)
         try:
             events = self.table.apply(text, data)
@@ -205,10 +210,29 @@ class Controller:
 # ----- status --------------------------------------------------------------------------------------
 def status_dict(table: Table) -> dict[str, Any]:
     """The ``hotstreak status --json`` object (DESIGN.md): phase, race, players, pass, revealed, mascots,
-    placings, money."""
+    placings, money; ``variant`` ("standard"/"open", or the one chosen for the next game, or None);
+    ``side_bet`` {card id, code HS-Snn, question, answer None|bool, scanned: confirmed by a scan (False: the
+    kiosk's assumed next card)}; ``seats`` [{name, money, tickets [{ticket, side, double}], double: the
+    doubled ticket id (open variant: "mascot"/"side"), bet: the open-variant bet or None}]."""
     game = table.game
     race = getattr(game, "race", None) if game is not None else None
     shown = race or Race(table.track, table.deck)
+    side_bet: dict[str, Any] = {"card": None, "code": None, "question": None, "answer": None, "scanned": False}
+    seats: list[dict[str, Any]] = []
+    variant = table.variant_choice.value if table.variant_choice is not None else None
+    if game is not None:
+        variant = game.variant.value
+        card = game.stack.card()
+        if card is not None:
+            side_bet = {"card": card.id, "code": card.code, "question": card.question,
+                        "answer": game.side_bet_answer, "scanned": game.stack.scanned}
+        for s, money in enumerate(game.money):
+            bets = game.tickets.get(s, [])
+            open_bet = game.book.seat(s) if game.book.tracked else None
+            double = next((b.ticket.id for b in bets if b.double), None)
+            seats.append({"name": table.seat_name(s), "money": money, "tickets": [b.to_dict() for b in bets],
+                          "double": open_bet.double if open_bet is not None else double,
+                          "bet": open_bet.to_dict() if open_bet is not None else None})
     return {
         "phase": table.phase,
         "race": getattr(game, "race_no", 0) if game is not None else 0,
@@ -218,4 +242,7 @@ def status_dict(table: Table) -> dict[str, Any]:
         "mascots": {s.mascot.value: s.to_dict() for s in shown.state.mascots},
         "placings": {m.value: p for m, p in shown.outcome.placings.items()},
         "money": list(getattr(game, "money", [])) if game is not None else [],
+        "variant": variant,
+        "side_bet": side_bet,
+        "seats": seats,
     }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
+from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal import Journal
@@ -79,7 +80,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     journal = Journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
-    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng)
+    controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
+                            variant=cfg.variant)
     chosen = resolve_mode(mode)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
@@ -102,7 +104,8 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     odds = OddsSink() if display != "none" or serve_web else None
     if odds is not None:
         sinks.append(odds)
-    sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+    with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
+        sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
     page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
         if serve_web else None
     if page is not None:  # the phone page, and its address as a QR code on the screen

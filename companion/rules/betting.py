@@ -119,8 +119,10 @@ def load_tickets(path: str | Path | None = None) -> TicketTable:
                     c.problem(f"{kind}.{level}.{s}", f"missing (expected {what})")
                 elif len(amounts) != length:
                     c.problem(f"{kind}.{level}.{s}", f"{amounts} has {len(amounts)} amounts (expected {length}: {what})")
+                elif kind == "mascot":
+                    mascot[(level, s)] = tuple(amounts)
                 else:
-                    (mascot if kind == "mascot" else side)[(level, s)] = tuple(amounts)  # type: ignore[index]
+                    side[(level, s)] = (amounts[0], amounts[1])
     double = _table(c, data, "double", "")
     c.unknown_keys(double, {"race", "factor"}, "double.")
     double_race = c.integer(double, "race", "double.", 1, 100)
@@ -254,26 +256,35 @@ class OpenBet:
             raise BettingError(f"double {self.double!r} is not mascot, side or null")
 
 
-def settle_open(money: list[int], bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool,
-                table: TicketTable, race_no: int) -> list[int]:
-    """New money per player in the open variant (RULES.md 7).
+def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool, table: TicketTable,
+               race_no: int) -> list[tuple[int, int]]:
+    """Each player's (mascot pot share, side pot share) in the open variant (RULES.md 7).
 
     Each place pot is split among the players who named the mascot paid that place, the side pot among the
     right answers; each share rounds down, and a doubled bet gets its share times the double factor.
     Raises BettingError for a double outside the double race or a missing place.
     """
-    if len(money) != len(bets):
-        raise BettingError(f"{len(money)} amounts of money for {len(bets)} bets (expected one each)")
     for bet in bets:
         if bet.double is not None and race_no != table.double_race:
             raise BettingError(f"a {bet.double} bet is doubled in race {race_no} "
                                f"(only race {table.double_race} has doubles)")
-    gains = [0] * len(bets)
+    mascot = [0] * len(bets)
     for place, pot in enumerate(table.place_pots, start=1):
         winners = [i for i, b in enumerate(bets) if _place(placings, b.mascot) == place]
         for i in winners:
-            gains[i] += (pot // len(winners)) * (table.double_factor if bets[i].double == "mascot" else 1)
+            mascot[i] += (pot // len(winners)) * (table.double_factor if bets[i].double == "mascot" else 1)
+    side = [0] * len(bets)
     right = [i for i, b in enumerate(bets) if b.answer == bool(side_happened)]
     for i in right:
-        gains[i] += (table.side_pot // len(right)) * (table.double_factor if bets[i].double == "side" else 1)
-    return [max(0, m + g) for m, g in zip(money, gains)]
+        side[i] += (table.side_pot // len(right)) * (table.double_factor if bets[i].double == "side" else 1)
+    return list(zip(mascot, side))
+
+
+def settle_open(money: list[int], bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool,
+                table: TicketTable, race_no: int) -> list[int]:
+    """New money per player in the open variant (RULES.md 7): money + both pot shares (:func:`open_gains`).
+    Raises BettingError as :func:`open_gains`, or for a different number of players and bets."""
+    if len(money) != len(bets):
+        raise BettingError(f"{len(money)} amounts of money for {len(bets)} bets (expected one each)")
+    gains = open_gains(bets, placings, side_happened, table, race_no)
+    return [max(0, m + a + b) for m, (a, b) in zip(money, gains)]

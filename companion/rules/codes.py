@@ -1,10 +1,16 @@
 """Barcode texts the scanner can send, parsed into typed inputs (RULES.md section 2; DESIGN.md).
 
 - race cards: label codes ``HS01``..``HS53`` (through the deck data)
-- controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``
+- controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``; the variant of a new game,
+  scanned before or right after the player count: ``HS-STANDARD`` (tickets) or ``HS-OPEN`` (pots, no tickets);
+  ``HS-DOUBLE``: race 3, the next ticket (or open bet) scanned is the one that pays double
 - betting tickets, one code per side: ``HS-T-<STACK>-<LEVEL>-<SIDE>`` with STACK one of GOBBLER, HURLEY,
   DANGLE, MUM, YES, NO; LEVEL 1 top, 2 middle, 3 bottom; SIDE ``S`` safe or ``R`` risky (``HS-T-DANGLE-2-R``)
 - side bet cards: ``HS-S01``..``HS-S12`` in the order of the side bet data file
+- open-variant bets (a bet sheet of codes, or typed/sent from a phone as the same text):
+  ``HS-BET-<seat>-<CHOICE>`` with seat 1-12 and CHOICE one of GOBBLER, HURLEY, DANGLE, MUM (the mascot bet)
+  or YES, NO (the side bet answer); ``HS-BET-<seat>-<CHOICE>-DOUBLE`` also circles that bet to pay double
+  (race 3). Examples: ``HS-BET-3-DANGLE``, ``HS-BET-3-NO``, ``HS-BET-11-MUM-DOUBLE``
 - a seat's name (typed, never printed on a label): ``HS-NAME-<seat>:<name>`` (seat 1-12, name 1-16 printable
   characters, case kept; an empty name clears it)
 
@@ -22,7 +28,10 @@ STACKS = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
 LEVELS = ("top", "middle", "bottom")
 SIDES = ("safe", "risky")
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
-EXPECTED = "expected a card code HS01..HS53, HS-NEW, HS-PLAYERS-2..12, HS-GO, HS-UNDO, HS-T-<stack>-<1-3>-<S|R> or HS-S01..HS-S12"
+EXPECTED = ("expected a card code HS01..HS53, HS-NEW, HS-PLAYERS-2..12, HS-OPEN, HS-STANDARD, HS-GO, HS-UNDO, "
+            "HS-DOUBLE, HS-T-<stack>-<1-3>-<S|R>, HS-S01..HS-S12 or HS-BET-<seat>-<mascot|YES|NO>[-DOUBLE]")
+CONTROLS = ("new", "go", "undo", "double", "open", "standard")
+BET_CHOICES = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
 
 
 class InvalidCodeError(HotStreakError, ValueError):
@@ -36,8 +45,11 @@ class CardCode:
 
 @dataclass(frozen=True, slots=True)
 class Control:
-    action: str  # "new" | "players" | "go" | "undo"
+    action: str  # "new" | "players" | "go" | "undo" | "double" | "open" | "standard"
     players: int | None = None
+
+    def code(self) -> str:
+        return f"HS-{self.action.upper()}" + (f"-{self.players}" if self.players is not None else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +84,31 @@ class SeatNameCode:
         return f"HS-NAME-{self.seat}:{self.name}"
 
 
-Code = CardCode | Control | TicketCode | SideBetCode | SeatNameCode
+@dataclass(frozen=True, slots=True)
+class OpenBetCode:
+    """An open-variant bet: ``seat`` 1-based; ``choice`` a mascot name (the mascot bet) or ``yes``/``no``
+    (the side bet answer); ``double`` True when this bet is the one circled to pay double (race 3)."""
+
+    seat: int
+    choice: str  # one of BET_CHOICES
+    double: bool = False
+
+    @property
+    def is_side(self) -> bool:
+        return self.choice in ("yes", "no")
+
+    def code(self) -> str:
+        return f"HS-BET-{self.seat}-{self.choice.upper()}" + ("-DOUBLE" if self.double else "")
+
+
+Code = CardCode | Control | TicketCode | SideBetCode | SeatNameCode | OpenBetCode
 NAME_LENGTH = 16
 
 _CARD = re.compile(r"HS(\d{2,3})")
 _PLAYERS = re.compile(r"HS-PLAYERS-(\d{1,2})")
 _TICKET = re.compile(r"HS-T-([A-Z]+)-([123])-([SR])")
 _SIDEBET = re.compile(r"HS-S(\d{2})")
+_BET = re.compile(r"HS-BET-(\d{1,2})-([A-Z]+)(-DOUBLE)?")
 _NAME = re.compile(r"HS-NAME-(\d{1,2}):(.*)", re.IGNORECASE | re.DOTALL)
 
 
@@ -99,7 +129,7 @@ def parse_code(text: str) -> Code:
     raw = text.strip().upper()
     if m := _CARD.fullmatch(raw):
         return CardCode(raw)
-    if raw in ("HS-NEW", "HS-GO", "HS-UNDO"):
+    if raw.startswith("HS-") and raw[3:].lower() in CONTROLS:
         return Control(raw[3:].lower())
     if m := _PLAYERS.fullmatch(raw):
         n = int(m.group(1))
@@ -117,6 +147,14 @@ def parse_code(text: str) -> Code:
         if not 1 <= n <= 12:
             raise InvalidCodeError(f"{text!r}: side bet card {n} is out of range (expected HS-S01..HS-S12)")
         return SideBetCode(n)
+    if m := _BET.fullmatch(raw):
+        seat, choice = int(m.group(1)), m.group(2).lower()
+        if not 1 <= seat <= MAX_PLAYERS:
+            raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
+        if choice not in BET_CHOICES:
+            raise InvalidCodeError(f"{text!r}: unknown bet {m.group(2)} (expected one of "
+                                   f"{', '.join(c.upper() for c in BET_CHOICES)})")
+        return OpenBetCode(seat, choice, bool(m.group(3)))
     raise InvalidCodeError(f"unknown code {text!r} ({EXPECTED})")
 
 
@@ -126,4 +164,11 @@ def all_ticket_codes() -> list[TicketCode]:
 
 
 def control_codes() -> list[str]:
-    return ["HS-NEW", *(f"HS-PLAYERS-{n}" for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "HS-GO", "HS-UNDO"]
+    return ["HS-NEW", *(f"HS-PLAYERS-{n}" for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "HS-STANDARD", "HS-OPEN",
+            "HS-GO", "HS-UNDO", "HS-DOUBLE"]
+
+
+def open_bet_codes(seat: int) -> list[OpenBetCode]:
+    """One seat's row of the open-variant bet sheet: the 4 mascots, then YES and NO (no double forms: the
+    sheet doubles with ``HS-DOUBLE`` scanned before a bet)."""
+    return [OpenBetCode(seat, c) for c in BET_CHOICES]

@@ -11,16 +11,18 @@
 Phases, and what each accepts (anything else raises :class:`RefusedError`, state unchanged):
 
 - SETUP: card codes of the face-up cards (starting + random ones; each once). GO when none was scanned (the
-  deck is not tracked) or all of them were.
-- BETTING: a side bet card (``HS-S01``..), else the race's entry of ``side_bet_order``; betting tickets,
-  each given to the seat whose pick it is (snake order, :meth:`Game.draft_order`). In the double race (3) a
-  seat that holds all its tickets marks one doubled by scanning it again (its drafted side); scanning
-  another of its tickets moves the mark. GO when the draft is complete (and in race 3 every seat has marked
-  a double) or when no ticket was scanned (bets are not tracked this race). Open variant: no tickets; card
-  codes of newly shown face-up cards are learned.
+  deck is not tracked) or all of them were. The side bet card on top of the stack may be scanned already.
+- BETTING: a side bet card (``HS-S01``..; the stack rules are in :mod:`companion.rules.sidebet_stack`);
+  betting tickets, each given to the seat whose pick it is (snake order, :meth:`Game.draft_order`). In the
+  double race (3) a seat that holds all its tickets marks one to pay double: ``HS-DOUBLE``, then that ticket
+  (its drafted side); doing it again with another ticket moves the mark. GO when the draft is complete (and
+  in race 3 every seat has marked a double) or when no ticket was scanned (bets are not tracked this race).
+  Open variant: no tickets; bets ``HS-BET-<seat>-<choice>[-DOUBLE]`` (:mod:`companion.rules.open_bets`;
+  ``HS-DOUBLE`` before a bet circles it too), GO when every seat has bet or nobody has; card codes of
+  newly shown face-up cards are learned.
 - ADDING_CARDS (standard only): GO starts the race.
 - RACING: card codes are revealed on the race; when it ends, PAYOUTS follows at once (side bet answer, and
-  settlement when tickets were tracked).
+  settlement when tickets or open bets were tracked: the open variant's pots are split by the game).
 - PAYOUTS: GO starts betting for the next race, or ends the game after the last.
 - GAME_OVER: nothing (a new game is the controller's business).
 
@@ -32,16 +34,19 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from companion.rules.codes import CardCode, Control, SideBetCode, TicketCode
-from companion.rules.betting import Bet, BettingError, Stacks, Ticket, TicketTable, bet_amount, load_tickets, settle
+from companion.rules import draft, game_view
+from companion.rules.codes import CardCode, Control, OpenBetCode, SideBetCode, TicketCode
+from companion.rules.betting import Bet, Stacks, TicketTable, bet_amount, load_tickets, open_gains, settle
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
-from companion.rules.game_events import (CardLearned, DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
-                                         SideBetHappened, SideBetShown, Standing, TicketDrafted)
+from companion.rules.game_events import (CardLearned, GameOver, PhaseChanged, Settled, SideBetAnswered,
+                                         SideBetHappened, Standing)
+from companion.rules.open_bets import OpenBook
 from companion.rules.phases import Phase, Variant
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.setup import GameRules, SetupFigures, default_game_rules, load_game_rules, setup_figures
+from companion.rules.sidebet_stack import SideBetStack
 from companion.rules.sidebets import SideBets, SideBetTracker, load_side_bets
 from companion.rules.track import Track
 
@@ -63,10 +68,8 @@ def _default_side_bets() -> SideBets:
 def _text(code: object) -> str:
     if isinstance(code, CardCode):
         return code.code
-    if isinstance(code, (TicketCode, SideBetCode)):
+    if isinstance(code, (TicketCode, SideBetCode, Control, OpenBetCode)):
         return code.code()
-    if isinstance(code, Control):
-        return f"HS-{code.action.upper()}" + (f"-{code.players}" if code.players is not None else "")
     return repr(code)
 
 
@@ -75,8 +78,9 @@ class Game:
 
     ``variant`` None picks OPEN for 9+ players, else STANDARD. ``track``/``deck``/``tickets``/``side_bets``
     default to the packaged data (``tickets`` is a :class:`TicketTable`, ``side_bets`` a :class:`SideBets`);
-    ``side_bet_order`` is the realised shuffled order of side bet ids, race r using entry r-1 unless a card
-    is scanned. Raises ValueError naming a player count the variant cannot seat or an unknown side bet id.
+    ``side_bet_order`` is the realised shuffled order of side bet ids: with no card scanned, a race asks the
+    first one not asked yet (:class:`SideBetStack`). Raises ValueError naming a player count the variant
+    cannot seat or an unknown side bet id.
     """
 
     def __init__(self, players: int, variant: Variant | None = None, *, track: Track | None = None,
@@ -94,8 +98,8 @@ class Game:
         self.rules = rules
         self.figures: SetupFigures = setup_figures(players, variant, rules)
         self.side_bet_order = list(side_bet_order or [])
-        for card_id in self.side_bet_order:
-            self.side_bets.by_id(card_id)
+        self.stack = SideBetStack(self.side_bets, self.side_bet_order)
+        self.stack.begin_race()  # the top card of the face-up stack is race 1's question from setup on
         self.players = players
         self.variant = variant
         self.phase = Phase.SETUP
@@ -105,11 +109,11 @@ class Game:
         self.names: dict[int, str] = {}  # 0-based seat -> name typed at the table (companion.rules.table)
         self.known_cards: list[str] = []
         self.face_up: list[str] = []  # the face-up cards scanned in setup (empty when the deck is not tracked)
-        self.side_bet: str | None = None
         self.tickets: dict[int, list[Bet]] = {i: [] for i in range(players)}
         self.stacks = Stacks()
         self.picks = 0
-        self.used_side_bets: list[str] = []  # side bet of each race so far (None-free)
+        self.double_armed = False  # HS-DOUBLE scanned: the next ticket or open bet is the one doubled
+        self.book = OpenBook(players)  # open variant: this race's bets
         self.tracker: SideBetTracker | None = None
         self.side_bet_happened: bool | None = None
         self.settled: bool = False
@@ -117,6 +121,21 @@ class Game:
         self.standings: tuple[Standing, ...] = ()
 
     # ----- derived state ----------------------------------------------------------------------------
+    @property
+    def side_bet(self) -> str | None:
+        """This race's side bet card id (scanned, or assumed from the kiosk's order), or None."""
+        return self.stack.current
+
+    def seat_text(self, seat: int) -> str:
+        """``"seat 2 (Ann)"`` for a named 0-based seat, else ``"seat 2"`` (for messages)."""
+        name = self.names.get(seat)
+        return f"seat {seat + 1}" + (f" ({name})" if name else "")
+
+    @property
+    def prompt(self) -> str:
+        """What the table should do now, one line for the screen and the voice (:mod:`companion.rules.game_view`)."""
+        return game_view.prompt(self)
+
     def draft_order(self, race_no: int) -> list[int]:
         """Seat indexes in pick order for race ``race_no`` (RULES.md 6): a snake over ``tickets_per_player``
         rounds, forward then back, starting one seat further clockwise each race (2 players: 1-2-2-1-1-2,
@@ -131,8 +150,8 @@ class Game:
 
     @property
     def tickets_tracked(self) -> bool:
-        """True once a ticket was drafted this race (bets are then settled by the game)."""
-        return self.picks > 0
+        """True once a ticket was drafted (or, open variant, a bet entered) this race: the game then settles."""
+        return self.picks > 0 or self.book.tracked
 
     @property
     def draft_complete(self) -> bool:
@@ -153,7 +172,7 @@ class Game:
     @property
     def seats_without_double(self) -> list[int]:
         """In the double race with tickets tracked: seats that have not marked a ticket to double yet."""
-        if not (self.is_double_race and self.tickets_tracked):
+        if not (self.is_double_race and self.picks > 0):
             return []
         return [s for s in self.draft_seats() if not any(b.double for b in self.tickets[s])]
 
@@ -163,29 +182,16 @@ class Game:
         return list(dict.fromkeys(order))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready summary of the game (seats are 0-based list indexes)."""
-        card = self.side_bets.by_id(self.side_bet) if self.side_bet else None
-        return {
-            "phase": self.phase.value,
-            "variant": self.variant.value,
-            "players": self.players,
-            "race": self.race_no,
-            "races": self.rules.races,
-            "money": list(self.money),
-            "side_bet": self.side_bet,
-            "side_bet_question": card.question if card else None,
-            "side_bet_happened": self.side_bet_happened,
-            "tickets_tracked": self.tickets_tracked,
-            "tickets": [[b.to_dict() for b in self.tickets[s]] for s in range(self.players)],
-            "available_tickets": [t.id for t in self.stacks.available()] if self.variant is Variant.STANDARD else [],
-            "draft_order": self.draft_order(self.race_no),
-            "current_drafter": self.current_drafter,
-            "known_cards": list(self.known_cards),
-            "setup": self.figures.to_dict(),
-            "placings": {m.value: p for m, p in self.race.outcome.placings.items()} if self.race else {},
-            "results": [dict(r) for r in self.results],
-            "standings": [s.to_dict() for s in self.standings],
-        }
+        """A JSON-ready summary of the game (seats are 0-based list indexes; :func:`game_view.game_dict`)."""
+        return game_view.game_dict(self)
+
+    @property
+    def side_bet_answer(self) -> bool | None:
+        """The side bet's answer as far as known: True once it happened, False once a race ended without it,
+        None before (or with no side bet)."""
+        if self.side_bet_happened is not None:
+            return self.side_bet_happened
+        return True if self.tracker is not None and self.tracker.happened else None
 
     # ----- input ------------------------------------------------------------------------------------
     def apply(self, code: object) -> list[Event]:
@@ -195,18 +201,22 @@ class Game:
         when it does not fit the phase or the rules.
         """
         if isinstance(code, Control):
+            if code.action == "double":
+                return draft.arm_double(self)
             if code.action != "go":
-                raise RefusedError(f"{_text(code)} is handled by the controller, not the game "
-                                   "(expected HS-GO, a card, a ticket or a side bet card)")
+                raise RefusedError(f"{_text(code)} is handled by the table or the controller, not the game "
+                                   "(expected HS-GO, HS-DOUBLE, a card, a ticket or a side bet card)")
             return self._go()
         if self.phase is Phase.GAME_OVER:
             raise RefusedError(f"{_text(code)}: the game is over (expected HS-NEW for a new game)")
         if isinstance(code, CardCode):
             return self._card(code)
         if isinstance(code, TicketCode):
-            return self._ticket(code)
+            return draft.ticket(self, code)
         if isinstance(code, SideBetCode):
             return self._side_bet_card(code)
+        if isinstance(code, OpenBetCode):
+            return draft.open_bet(self, code)
         raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)")
 
     # ----- cards ------------------------------------------------------------------------------------
@@ -269,70 +279,16 @@ class Game:
 
     # ----- betting ----------------------------------------------------------------------------------
     def _side_bet_card(self, code: SideBetCode) -> list[Event]:
-        if self.phase is not Phase.BETTING:
+        if self.phase not in (Phase.SETUP, Phase.BETTING):
             raise RefusedError(f"side bet card {code.code()} cannot be scanned in {self.phase.value} "
-                               f"(expected it in betting, before the draft; now {self._expected()})")
-        try:
-            card = self.side_bets.by_number(code.number)
-        except HotStreakError as exc:
-            raise RefusedError(str(exc)) from None
-        if card.id == self.side_bet:  # the card the app expected: confirm it
-            return [SideBetShown(card.id, card.number, card.question, self.race_no)]
-        if card.id in self.used_side_bets:
-            race = self.used_side_bets.index(card.id) + 1
-            raise RefusedError(f"side bet card {card.code} ({card.id}) was used in race {race} "
-                               "(expected the next card of the side bet stack)")
-        if any(b.ticket.is_side for bets in self.tickets.values() for b in bets):
-            raise RefusedError(f"side bet card {card.code} comes too late: YES/NO tickets are drafted on "
-                               f"{self.side_bet} (expected it before the draft)")
-        self.side_bet = card.id
-        return [SideBetShown(card.id, card.number, card.question, self.race_no)]
-
-    def _ticket(self, code: TicketCode) -> list[Event]:
-        text = code.code()
-        if self.variant is Variant.OPEN:
-            raise RefusedError(f"ticket {text}: the open variant has no tickets (bets are on paper)")
-        if self.phase is not Phase.BETTING:
-            raise RefusedError(f"ticket {text} cannot be scanned in {self.phase.value} (expected {self._expected()})")
-        ticket = Ticket(code.stack, code.level)
-        owner = next((s for s, bets in self.tickets.items() if any(b.ticket == ticket for b in bets)), None)
-        if owner is not None:
-            return self._mark_double(owner, ticket, code.side, text)
-        if self.draft_complete:
-            raise RefusedError(f"ticket {text}: the draft is complete "
-                               f"(expected {self._expected()})")
-        if ticket.is_side and self.side_bet is None:
-            raise RefusedError(f"ticket {text}: no side bet card yet (expected the side bet card "
-                               f"HS-S01..HS-S{len(self.side_bets):02d} before YES/NO tickets)")
-        try:
-            self.stacks.check(ticket)
-        except BettingError as exc:
-            raise RefusedError(f"ticket {text}: {exc}") from None
-        seat = self.current_drafter
-        assert seat is not None
-        self.stacks.take(ticket)
-        self.tickets[seat].append(Bet(ticket, code.side))
-        self.picks += 1
-        return [TicketDrafted(seat, ticket.id, code.side, self.picks, self.race_no)]
-
-    def _mark_double(self, seat: int, ticket: Ticket, side: str, text: str) -> list[Event]:
-        bets = self.tickets[seat]
-        if not self.is_double_race:
-            raise RefusedError(f"ticket {text} ({ticket}) was already drafted by seat {seat + 1} this race "
-                               f"(expected {self._expected()})")
-        need = self.figures.tickets_per_player
-        if len(bets) < need:
-            raise RefusedError(f"ticket {text} ({ticket}) is seat {seat + 1}'s; a double is marked once the seat "
-                               f"holds all {need} tickets (expected {self._expected()})")
-        i = next(k for k, b in enumerate(bets) if b.ticket == ticket)
-        if bets[i].side != side:
-            raise RefusedError(f"ticket {text}: seat {seat + 1} drafted {ticket} on the {bets[i].side} side "
-                               f"(expected that side's code to double it)")
-        if bets[i].double:
-            raise RefusedError(f"ticket {text} ({ticket}) is already seat {seat + 1}'s doubled ticket")
-        previous = next((b.ticket.id for b in bets if b.double), None)
-        self.tickets[seat] = [Bet(b.ticket, b.side, k == i) for k, b in enumerate(bets)]
-        return [DoubleMarked(seat, ticket.id, previous)]
+                               f"(expected it in setup or betting, before the first bet; now {self._expected()})")
+        locked = None
+        if self.picks:
+            locked = f"the first ticket of race {self.race_no} is drafted"
+        elif self.book.tracked:
+            locked = f"the first bet of race {self.race_no} is entered"
+        events: list[Event] = list(self.stack.scan(code.number, self.race_no, locked))
+        return events if self.phase is Phase.BETTING else []
 
     # ----- GO ---------------------------------------------------------------------------------------
     def _go(self) -> list[Event]:
@@ -345,15 +301,22 @@ class Game:
             self.face_up = list(self.known_cards)
             return self._enter_betting()
         if phase is Phase.BETTING:
+            if self.double_armed:
+                raise RefusedError("HS-GO: HS-DOUBLE is waiting for the ticket or bet to double "
+                                   "(expected that ticket or bet, or HS-UNDO to take back HS-DOUBLE)")
             total = len(self.draft_order(self.race_no))
             if 0 < self.picks < total:
                 raise RefusedError(f"HS-GO: the draft is not complete, {self.picks} of {total} tickets drafted "
-                                   f"(expected a ticket from seat {self.current_drafter + 1})")  # type: ignore[operator]
+                                   f"(expected a ticket from {self.seat_text(self.current_drafter or 0)})")
             missing = self.seats_without_double
             if missing:
-                raise RefusedError(f"HS-GO: seat {missing[0] + 1} has not marked a ticket to double "
-                                   "(expected them to scan one of their own tickets)")
+                who = self.seat_text(missing[0])
+                raise RefusedError(f"HS-GO: race {self.race_no} pays one ticket per player double and {who} has "
+                                   f"not marked one (expected HS-DOUBLE, then one of {who}'s tickets)")
             if self.variant is Variant.OPEN:
+                why = self.book.missing(self.is_double_race, self.side_bet is not None) if self.book.tracked else None
+                if why:
+                    raise RefusedError(f"HS-GO: {why}")
                 return self._start_race()
             self.phase = Phase.ADDING_CARDS
             return [PhaseChanged(Phase.ADDING_CARDS, self.race_no)]
@@ -373,16 +336,14 @@ class Game:
         self.tickets = {i: [] for i in range(self.players)}
         self.stacks = Stacks()
         self.picks = 0
+        self.double_armed = False
+        self.book = OpenBook(self.players)
         self.settled = False
         self.side_bet_happened = None
         self.tracker = None
-        order = self.side_bet_order
-        self.side_bet = order[self.race_no - 1] if self.race_no <= len(order) else None
-        events: list[Event] = [PhaseChanged(Phase.BETTING, self.race_no)]
-        if self.side_bet is not None:
-            card = self.side_bets.by_id(self.side_bet)
-            events.append(SideBetShown(card.id, card.number, card.question, self.race_no))
-        return events
+        if self.race_no > 1:
+            self.stack.begin_race()  # the previous card went to the bottom: the next one shows
+        return [PhaseChanged(Phase.BETTING, self.race_no), *self.stack.shown(self.race_no)]
 
     def _start_race(self) -> list[Event]:
         self.phase = Phase.RACING
@@ -395,8 +356,7 @@ class Game:
         assert race is not None
         self.phase = Phase.PAYOUTS
         events: list[Event] = [PhaseChanged(Phase.PAYOUTS, self.race_no)]
-        if self.side_bet is not None:
-            self.used_side_bets.append(self.side_bet)
+        self.stack.end_race()
         if self.tracker is not None:
             self.side_bet_happened = self.tracker.happened
             events.append(SideBetAnswered(self.tracker.card_id, self.tracker.happened))
@@ -411,9 +371,25 @@ class Game:
                 self.money[seat] = after
                 events.append(Settled(seat, self.race_no, before, after, after - before, amounts))
             self.settled = True
+        elif self.variant is Variant.OPEN and self.book.tracked:
+            events.extend(self._settle_open(placings))
         self.results.append({"race": self.race_no, "placings": {m.value: p for m, p in placings.items()},
                              "side_bet": self.side_bet, "happened": self.side_bet_happened,
                              "settled": self.settled, "money": list(self.money)})
+        return events
+
+    def _settle_open(self, placings) -> list[Event]:
+        """Split the pots among this race's open bets (RULES.md 7); a seat without a bet gets nothing."""
+        happened = bool(self.side_bet_happened)
+        seats = [s for s in range(self.players) if self.book.seat(s).mascot is not None]
+        bets = [self.book.seat(s).to_bet(no_answer=not happened) for s in seats]
+        gains = open_gains(bets, placings, happened, self.ticket_table, self.race_no)
+        events: list[Event] = []
+        for seat, (mascot, side) in zip(seats, gains):
+            before = self.money[seat]
+            self.money[seat] = after = max(0, before + mascot + side)
+            events.append(Settled(seat, self.race_no, before, after, after - before, (mascot, side)))
+        self.settled = True
         return events
 
     def _game_over(self) -> list[Event]:
@@ -426,22 +402,4 @@ class Game:
 
     def _expected(self) -> str:
         """What the game expects now, for refusal messages."""
-        p = self.phase
-        if p is Phase.SETUP:
-            return f"face-up card codes ({len(self.known_cards)} of {self.figures.face_up} scanned) or HS-GO"
-        if p is Phase.BETTING:
-            if self.variant is Variant.OPEN:
-                return "a side bet card or HS-GO (bets are on paper)"
-            if not self.draft_complete:
-                return f"a ticket from seat {self.current_drafter + 1}, on top of its stack"  # type: ignore[operator]
-            missing = self.seats_without_double
-            if missing:
-                return f"seat {missing[0] + 1} to scan one of their tickets to double it"
-            return "HS-GO to add cards"
-        if p is Phase.ADDING_CARDS:
-            return "HS-GO once every player has added their cards face down"
-        if p is Phase.RACING:
-            return "the next revealed card"
-        if p is Phase.PAYOUTS:
-            return "HS-GO for the next race" if self.race_no < self.rules.races else "HS-GO for the final standings"
-        return "HS-NEW for a new game"
+        return game_view.expected(self)

@@ -62,6 +62,25 @@ class DoubleMarked(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DoubleArmed(Event):
+    """``HS-DOUBLE`` was scanned in the double race: the next ticket (or open bet) scanned pays double."""
+
+    race_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenBetPlaced(Event):
+    """Open variant: seat ``seat`` bet ``choice`` (a mascot name, or ``yes``/``no`` when ``kind`` is
+    ``side``); ``double`` is which of the seat's two bets pays double now (``mascot``/``side``/None)."""
+
+    seat: int
+    kind: str
+    choice: str
+    double: str | None
+    race_no: int
+
+
+@dataclass(frozen=True, slots=True)
 class SideBetHappened(Event):
     """During the race, the side bet's answer turned YES (it stays YES)."""
 
@@ -79,7 +98,8 @@ class SideBetAnswered(Event):
 @dataclass(frozen=True, slots=True)
 class Settled(Event):
     """One seat's tickets of race ``race_no`` settled together: money ``before`` -> ``after`` (floor $0);
-    ``change`` = after - before; ``amounts`` is each ticket's amount in draft order (doubles applied)."""
+    ``change`` = after - before; ``amounts`` is each ticket's amount in draft order (doubles applied); in the
+    open variant the seat's share of its mascot's pot, then of the side bet pot."""
 
     seat: int
     race_no: int
@@ -112,5 +132,6 @@ class GameOver(Event):
         return {"type": self.type, "standings": [s.to_dict() for s in self.standings]}
 
 
-GAME_EVENT_TYPES: tuple[type[Event], ...] = (PhaseChanged, CardLearned, SideBetShown, TicketDrafted, DoubleMarked,
-                                             SideBetHappened, SideBetAnswered, Settled, GameOver)
+GAME_EVENT_TYPES: tuple[type[Event], ...] = (PhaseChanged, CardLearned, SideBetShown, TicketDrafted, DoubleArmed,
+                                             DoubleMarked, OpenBetPlaced, SideBetHappened, SideBetAnswered, Settled,
+                                             GameOver)

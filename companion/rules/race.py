@@ -9,74 +9,29 @@
 (Card(who=<Mascot.HURLEY: 'hurley'>, actions=(Action(act=<Act.MOVE: 'move'>, amount=3),)), None)
 
 The race holds a tiny mutable state and a stack of snapshots for undo; it never does I/O, reads no clock and
-uses no randomness.
+uses no randomness. The values it hands out (:class:`MascotState`, :class:`RaceState`, :class:`Outcome`) live in
+:mod:`companion.rules.race_state`, the position string in :mod:`companion.rules.position`; both are importable
+from here as before.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
 from typing import Iterable
 
 from companion.rules.cards import Act, Card
 from companion.rules.deck import Deck, load_deck
-from companion.rules.errors import IllegalRevealError, InvalidPositionError
+from companion.rules.errors import IllegalRevealError
 from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Folded, KnockedOut, Moved,
                                     NoEffect, OutOfBounds, OutOfBoundsWay, Placed, RaceEnded, Recovered, Reshuffled,
-                                    Revealed, Status, Swerved, TurnedAround)
-from companion.rules.mascots import MASCOTS, Mascot
+                                    Revealed, Swerved, TurnedAround)
+from companion.rules.mascots import MASCOTS
+from companion.rules.position import format_position, parse_position
+from companion.rules.race_state import (DQ, EXIT, FACING, FALLEN, FINISHED, LANE, PLACE, RACING, SPACE, STATUS,
+                                        MascotState, Outcome, RaceState, mascot_state)
 from companion.rules.track import Track, load_track
 
-# Per-mascot row layout of the internal state (lists for speed; snapshots are tuples of them).
-LANE, SPACE, FALLEN, FACING, STATUS, PLACE, EXIT = range(7)
-RACING, FINISHED, DQ = Status.RACING, Status.FINISHED, Status.DQ
-
-
-@dataclass(frozen=True, slots=True)
-class MascotState:
-    """Where a mascot is and how it stands. ``lane``/``space`` are meaningful while ``status`` is RACING;
-    ``place`` is the paid place (None until placed) and ``exit`` how it left the race."""
-
-    mascot: Mascot
-    lane: int
-    space: int
-    fallen: bool
-    facing: Facing
-    status: Status
-    place: int | None
-    exit: Exit | None
-
-    def to_dict(self) -> dict[str, object]:
-        """The ``simulate --json`` / ``status --json`` form: full for a racing mascot, just the status otherwise."""
-        if self.status is not RACING:
-            return {"status": self.status.value}
-        return {"status": self.status.value, "lane": self.lane, "space": self.space, "fallen": self.fallen,
-                "facing": self.facing.value}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result so far: paid place per placed mascot, how each placed mascot left, and whether it is over."""
-
-    placings: dict[Mascot, int]
-    exits: dict[Mascot, Exit]
-    over: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RaceState:
-    """A snapshot of the whole race (RULES.md 4: folds made, pass number, reveals in this pass)."""
-
-    mascots: tuple[MascotState, ...]
-    folds: int
-    pass_no: int
-    revealed: int
-    codes_in_pass: tuple[str, ...]
-    over: bool
-
-    def of(self, mascot: Mascot) -> MascotState:
-        return self.mascots[MASCOTS.index(mascot)]
+__all__ = ["MascotState", "Outcome", "Race", "RaceState", "default_deck", "default_track", "play"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -139,9 +94,7 @@ class Race:
                          self._codes, self._over)
 
     def mascot(self, mascot: Mascot) -> MascotState:
-        r = self._rows[MASCOTS.index(mascot)]
-        return MascotState(mascot, r[LANE], r[SPACE], r[FALLEN], Facing.FORWARD if r[FACING] > 0 else Facing.BACKWARD,
-                           r[STATUS], r[PLACE] or None, r[EXIT])
+        return mascot_state(mascot, self._rows[MASCOTS.index(mascot)])
 
     @property
     def outcome(self) -> Outcome:
@@ -214,14 +167,7 @@ class Race:
         Placed: letter then ``=`` crossed, ``r`` remaining at the end, ``k`` knockout, ``o`` out of bounds,
         then the paid place (``M=1``, ``Gk4``). Then ``fold:N pass:N rev:N cards:CODES|-``.
         """
-        parts = []
-        for m, r in zip(MASCOTS, self._rows):
-            if r[STATUS] is RACING:
-                parts.append(f"{m.letter}{r[LANE]}.{r[SPACE]}{'f' if r[FALLEN] else ''}{'t' if r[FACING] < 0 else ''}")
-            else:
-                parts.append(f"{m.letter}{_EXIT_MARK[r[EXIT]]}{r[PLACE]}")
-        parts.append(f"fold:{self._folds} pass:{self._pass} rev:{self._revealed} cards:{','.join(self._codes) or '-'}")
-        return " ".join(parts)
+        return format_position(self._rows, self._folds, self._pass, self._revealed, self._codes)
 
     @classmethod
     def from_position(cls, text: str, track: Track | None = None, deck: Deck | None = None) -> "Race":
@@ -230,52 +176,10 @@ class Race:
         Raises InvalidPositionError naming the bad part and the expected form.
         """
         race = cls(track, deck)
-        t = race.track
-        tokens = text.split()
-        if len(tokens) != len(MASCOTS) + 4:
-            raise InvalidPositionError(f"{text!r} is not a race position (expected e.g. {race.position()!r})")
-        for i, (m, tok) in enumerate(zip(MASCOTS, tokens)):
-            match = _POS_TOKEN.fullmatch(tok)
-            if not match or match.group(1).upper() != m.letter:
-                raise InvalidPositionError(f"{tok!r} in position is not a {m.title} token (expected e.g. "
-                                           f"'{m.letter}2.6ft', '{m.letter}=1' or '{m.letter}k4')")
-            row = race._rows[i]
-            if match.group(2):
-                lane, space = int(match.group(2)), int(match.group(3))
-                if not (1 <= lane <= t.lanes and 1 <= space <= t.finish_space):
-                    raise InvalidPositionError(f"{tok!r} in position is off the track "
-                                               f"(expected lane 1..{t.lanes}, space 1..{t.finish_space})")
-                row[LANE], row[SPACE] = lane, space
-                row[FALLEN] = "f" in match.group(4)
-                row[FACING] = -1 if "t" in match.group(4) else 1
-            else:
-                exit_ = _MARK_EXIT[match.group(5)]
-                row[STATUS] = DQ if exit_ in (Exit.KNOCKOUT, Exit.OUT_OF_BOUNDS) else FINISHED
-                row[EXIT], row[PLACE] = exit_, int(match.group(6))
-        fields = {}
-        for tok in tokens[len(MASCOTS):]:
-            key, _, value = tok.partition(":")
-            fields[key] = value
-        try:
-            race._folds = int(fields["fold"])
-            race._pass = int(fields["pass"])
-            race._revealed = int(fields["rev"])
-            codes = fields["cards"]
-        except (KeyError, ValueError):
-            raise InvalidPositionError(f"{' '.join(tokens[len(MASCOTS):])!r} in position is not "
-                                       "'fold:N pass:N rev:N cards:CODES|-'") from None
-        if not (0 <= race._folds <= len(t.fold_lines) and race._pass >= 1
-                and 0 <= race._revealed <= t.reveals_per_pass):
-            raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
-        race._codes = () if codes == "-" else tuple(codes.split(","))
-        race._edge = t.back_edge(race._folds)
-        try:
-            race._open = _open_places([r[PLACE] for r in race._rows if r[STATUS] is FINISHED],
-                                      [r[PLACE] for r in race._rows if r[STATUS] is DQ])
-        except ValueError as exc:
-            raise InvalidPositionError(f"{text!r}: {exc}") from None
-        done = sum(r[STATUS] is not RACING for r in race._rows)
-        race._over = done >= len(MASCOTS) or done >= t.finishers_to_end
+        pos = parse_position(text, race.track, race._rows, race.position())
+        race._rows, race._folds, race._pass, race._revealed = pos.rows, pos.folds, pos.pass_no, pos.revealed
+        race._codes, race._open, race._over = pos.codes, pos.open_places, pos.over
+        race._edge = race.track.back_edge(race._folds)
         return race
 
     # ----- internals -------------------------------------------------------------------------------
@@ -511,28 +415,6 @@ class Race:
             self._revealed = 0
             self._codes = ()
             self._ev.append(Reshuffled(self._pass))
-
-
-_EXIT_MARK = {Exit.CROSSED: "=", Exit.LAST_STANDING: "r", Exit.KNOCKOUT: "k", Exit.OUT_OF_BOUNDS: "o"}
-_MARK_EXIT = {v: k for k, v in _EXIT_MARK.items()}
-_POS_TOKEN = re.compile(r"([A-Za-z])(?:(\d+)\.(\d+)([ft]*)|([=rko])(\d+))")
-
-
-def _open_places(finished: Iterable[int], dq: Iterable[int]) -> list[int]:
-    """The open podium places given finishers' places and DQ paid places (a tie of k at p took p-k+1..p)."""
-    taken = set(finished)
-    counts: dict[int, int] = {}
-    for p in dq:
-        counts[p] = counts.get(p, 0) + 1
-    for p, k in counts.items():
-        for q in range(p - k + 1, p + 1):
-            if q in taken or q < 1:
-                raise ValueError(f"place {q} taken twice")
-            taken.add(q)
-    places = range(1, len(MASCOTS) + 1)
-    if not taken <= set(places):
-        raise ValueError(f"places {sorted(taken)} outside 1..{len(MASCOTS)}")
-    return [p for p in places if p not in taken]
 
 
 def play(cards: Iterable[str], track: Track | None = None, deck: Deck | None = None) -> tuple[Race, list[Event]]:

@@ -1,8 +1,11 @@
 """The 12 side bet cards as named predicates over a race's events and states (RULES.md section 6).
 
-Each predicate looks at what one pushed card did (its events) and the race right after it, and says whether
-the card's question has been answered YES by it. Unless a rule says otherwise the state is checked after the
-card is fully resolved (passing through a space mid-card does not count as sharing it).
+Each predicate looks at a :class:`Moment`: what one revealed card did and where the mascots stand right after
+it, and says whether the card's question has been answered YES by it. The moment is taken after the card is
+fully resolved (passing through a space mid-card does not count as sharing it) and before the deck runs out
+and the mat is folded (the rulebook's order): on the 15th card of a pass, two mascots fallen or sharing a
+space count even when the fold then puts one of them out of bounds. Bets about how the race ends
+(out of bounds, any DQ, bottom two) also count what the fold did.
 :class:`SideBetTracker` ORs a predicate over the race, card by card; once YES it stays YES.
 
 >>> from companion.rules.race import Race
@@ -26,82 +29,107 @@ from typing import Callable, Sequence
 
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import HotStreakError
-from companion.rules.events import Event, Exit, Finished, KnockedOut, Moved, OutOfBounds, Placed, Status
+from companion.rules.events import Event, Exit, Finished, Folded, KnockedOut, Moved, OutOfBounds, Placed, Status
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import MascotState, Race
 from companion.rules.track import Track
 
-Predicate = Callable[[Sequence[Event], Race, Track], bool]
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One revealed card as a side bet sees it (RULES.md 6, checked after each card).
+
+    ``events``: the card's own events (reveal, moves, falls, DQs, placings); ``later``: what the end of the
+    pass did after it (fold, DQs under the mat, placings, reshuffle; empty on most cards); ``active``: the
+    mascots still racing right after the card, before the fold; ``race``: the race after everything.
+    """
+
+    events: tuple[Event, ...]
+    later: tuple[Event, ...]
+    active: tuple[MascotState, ...]
+    race: Race
+    track: Track
+
+    @classmethod
+    def of(cls, events: Sequence[Event], race: Race, track: Track | None = None) -> "Moment":
+        """Split one push's ``events`` at the fold and rebuild who was active before it (a fold moves no
+        mascot, it only DQs those under the mat and may end the race for the rest)."""
+        cut = next((i for i, e in enumerate(events) if isinstance(e, Folded)), len(events))
+        own, later = tuple(events[:cut]), tuple(events[cut:])
+        ended_later = {e.mascot for e in later if isinstance(e, Placed)}
+        active = tuple(s for s in race.state.mascots if s.status is Status.RACING or s.mascot in ended_later)
+        return cls(own, later, active, race, track or race.track)
+
+
+Predicate = Callable[[Moment], bool]
 
 
 class UnknownSideBetError(HotStreakError, ValueError):
     """A side bet id or card number that is not in the side bet data."""
 
 
-def _active(race: Race) -> list[MascotState]:
-    return [s for s in race.state.mascots if s.status is Status.RACING]
-
-
 def _bottom2(mascot: Mascot) -> Predicate:
-    def bottom2(events: Sequence[Event], race: Race, track: Track) -> bool:
-        """The mascot is paid as 3rd or 4th (known as soon as it is placed)."""
-        place = race.outcome.placings.get(mascot)
+    def bottom2(m: Moment) -> bool:
+        """The mascot is paid as 3rd or 4th (known as soon as it is placed, a fold DQ included)."""
+        place = m.race.outcome.placings.get(mascot)
         return place is not None and place >= 3
     bottom2.__name__ = f"bottom2_{mascot.value}"
     return bottom2
 
 
-def out_of_bounds(events: Sequence[Event], race: Race, track: Track) -> bool:
+def out_of_bounds(m: Moment) -> bool:
     """Any mascot DQ out of bounds: off the back, off the side, or under a fold."""
-    return any(isinstance(e, OutOfBounds) for e in events)
+    return any(isinstance(e, OutOfBounds) for e in m.events + m.later)
 
 
-def two_fallen(events: Sequence[Event], race: Race, track: Track) -> bool:
-    """After the card, 2 or more active mascots are fallen."""
-    return sum(s.fallen for s in _active(race)) >= 2
+def two_fallen(m: Moment) -> bool:
+    """After the card (before any fold), 2 or more active mascots are fallen."""
+    return sum(s.fallen for s in m.active) >= 2
 
 
-def knockout(events: Sequence[Event], race: Race, track: Track) -> bool:
+def knockout(m: Moment) -> bool:
     """Any knockout (a fallen mascot had to fall again)."""
-    return any(isinstance(e, KnockedOut) for e in events)
+    return any(isinstance(e, KnockedOut) for e in m.events)
 
 
-def two_on_finish_space(events: Sequence[Event], race: Race, track: Track) -> bool:
-    """After the card, 2 or more active mascots are on the finish-line space (any lanes)."""
-    return sum(s.space == track.finish_space for s in _active(race)) >= 2
+def two_on_finish_space(m: Moment) -> bool:
+    """After the card (before any fold), 2 or more active mascots are on the finish-line space (any lanes)."""
+    return sum(s.space == m.track.finish_space for s in m.active) >= 2
 
 
-def crawl_final_stretch(events: Sequence[Event], race: Race, track: Track) -> bool:
+def crawl_final_stretch(m: Moment) -> bool:
     """A fallen mascot crawled a step that starts or ends in the final stretch (green multi cards count)."""
-    return any(isinstance(e, Moved) and e.crawled and (track.in_final_stretch(e.start) or track.in_final_stretch(e.end))
-               for e in events)
+    t = m.track
+    return any(isinstance(e, Moved) and e.crawled and (t.in_final_stretch(e.start) or t.in_final_stretch(e.end))
+               for e in m.events)
 
 
-def same_space(events: Sequence[Event], race: Race, track: Track) -> bool:
-    """After the card, 2 active mascots share a space (same lane and same space)."""
-    spots = [(s.lane, s.space) for s in _active(race)]
+def same_space(m: Moment) -> bool:
+    """After the card (before any fold), 2 active mascots share a space (same lane and same space)."""
+    spots = [(s.lane, s.space) for s in m.active]
     return len(spots) != len(set(spots))
 
 
-def empty_final_stretch(events: Sequence[Event], race: Race, track: Track) -> bool:
+def empty_final_stretch(m: Moment) -> bool:
     """When the mascot taking 1st place crosses the line, no other active mascot is in the final stretch.
 
     Checked at that crossing only; a race won without crossing (everyone else DQ) answers NO. Mascots that
     were still racing then but took a remaining place as the race ended on that same card count as active.
     """
+    events = m.events
     winner = next((e.mascot for e in events if isinstance(e, Placed) and e.place == 1 and e.exit is Exit.CROSSED),
                   None)
     if winner is None or not any(isinstance(e, Finished) and e.mascot is winner for e in events):
         return False
     ended_now = {e.mascot for e in events if isinstance(e, Placed) and e.exit is Exit.LAST_STANDING}
-    others = [s for s in race.state.mascots
+    others = [s for s in m.race.state.mascots
               if s.mascot is not winner and (s.status is Status.RACING or s.mascot in ended_now)]
-    return not any(track.in_final_stretch(s.space) for s in others)
+    return not any(m.track.in_final_stretch(s.space) for s in others)
 
 
-def any_dq(events: Sequence[Event], race: Race, track: Track) -> bool:
-    """At least one DQ (knockout or out of bounds)."""
-    return any(isinstance(e, (KnockedOut, OutOfBounds)) for e in events)
+def any_dq(m: Moment) -> bool:
+    """At least one DQ (knockout or out of bounds, a fold included)."""
+    return any(isinstance(e, (KnockedOut, OutOfBounds)) for e in m.events + m.later)
 
 
 PREDICATES: dict[str, Predicate] = {
@@ -216,11 +244,12 @@ class SideBetTracker:
             raise UnknownSideBetError(f"unknown side bet {self.card_id!r} (expected one of: {', '.join(PREDICATES)})")
 
     def observe(self, events: Sequence[Event], race: Race) -> bool:
-        """Check the card just resolved (its ``events``, and ``race`` right after it).
+        """Check the card just resolved (all the ``events`` of its push, and ``race`` right after it), as
+        the table would after resolving it and before folding the mat (:class:`Moment`).
 
         Returns True when the answer turned YES with this card (False if it already was YES or still is NO).
         """
         if self.happened:
             return False
-        self.happened = bool(PREDICATES[self.card_id](events, race, self.track or race.track))
+        self.happened = bool(PREDICATES[self.card_id](Moment.of(events, race, self.track)))
         return self.happened

@@ -3,7 +3,12 @@
 ``Table.apply(text, data)`` parses a scanned text (companion.rules.codes), applies it and returns the events; it
 raises a HotStreakError (one line: the bad input and what was expected) and changes nothing when the input
 does not fit. ``HS-UNDO`` is not applied here: undo is resolved by the journal (companion.kiosk.journal) and the
-table is rebuilt by replay. Realised randomness (the side bet order of a new game) arrives in ``data``.
+table is rebuilt by replay. Realised randomness (the side bet order of a new game) and the configured default
+variant arrive in ``data`` (stored with the player count, so a replay never depends on today's config).
+
+The variant (RULES.md 7) is chosen at new game: ``HS-OPEN`` or ``HS-STANDARD`` scanned before the player
+count, or right after it (before the first face-up card); else the configured default (``data["variant"]``).
+The standard game seats 2..8, so 9+ players always play open; ``HS-STANDARD`` with 9+ is refused.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
+from companion.rules.phases import Variant
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
@@ -34,6 +40,13 @@ class PlayersSet(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class VariantChosen(Event):
+    """``HS-OPEN`` / ``HS-STANDARD``: the next game (or the one just begun) plays ``variant``."""
+
+    variant: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeatNamed(Event):
     """``HS-NAME-<seat>:<name>``: seat ``seat`` (1-based) is called ``name`` from now on ("" = unnamed)."""
 
@@ -42,6 +55,7 @@ class SeatNamed(Event):
 
 
 NEW_GAME = "new-game"
+STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open variant is the only one
 
 
 def side_bet_count() -> int:
@@ -49,10 +63,12 @@ def side_bet_count() -> int:
     return len(load_side_bets())
 
 
-def realise(text: str, rng: random.Random) -> dict[str, Any]:
+def realise(text: str, rng: random.Random, variant: str = "standard") -> dict[str, Any]:
     """Draw the randomness an input needs, to be stored with it in the journal (never re-drawn on replay).
 
-    A player-count code gets the shuffled order of the side bet cards for the new game.
+    A player-count code gets the shuffled order of the side bet cards for the new game and ``variant``: the
+    variant chosen with HS-OPEN/HS-STANDARD before it, else the configured default ("standard" or "open"), so
+    a replay that starts at the player count gives the same game.
     """
     try:
         code = parse_code(text)
@@ -61,7 +77,7 @@ def realise(text: str, rng: random.Random) -> dict[str, Any]:
     if isinstance(code, Control) and code.action == "players":
         order = list(range(side_bet_count()))
         rng.shuffle(order)
-        return {"side_bet_order": order}
+        return {"side_bet_order": order, "variant": variant}
     return {}
 
 
@@ -69,9 +85,12 @@ class Table:
     """A table of players, from ``HS-NEW`` through three races to the final standings."""
 
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
+        from companion.rules.game import Game
         self.track = track
         self.deck = deck
-        self.game = None  # companion.rules.game.Game once the player count is known
+        self.game: Game | None = None  # once the player count is known
+        self.variant_choice: Variant | None = None  # HS-OPEN / HS-STANDARD scanned since HS-NEW
+        self._start_data: dict[str, Any] = {}
 
     @property
     def phase(self) -> str:
@@ -84,10 +103,12 @@ class Table:
             if code.action == "undo":
                 raise RefusedError("HS-UNDO is handled by the journal, not the table")
             if code.action == "new":
-                self.game = None
+                self.game, self.variant_choice = None, None
                 return [NewGame()]
             if code.action == "players":
                 return self._start(code.players or 0, data or {})
+            if code.action in ("open", "standard"):
+                return self._choose(Variant(code.action))
         if self.game is None:
             what = "a card" if isinstance(code, CardCode) else repr(text)
             raise RefusedError(f"{what} before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first")
@@ -110,18 +131,49 @@ class Table:
         names = self.game.names if self.game is not None else {}
         return names.get(seat) or f"Seat {seat + 1}"
 
+    def _just_begun(self) -> bool:
+        from companion.rules.game import Phase
+        game = self.game
+        return game is not None and game.phase is Phase.SETUP and not game.known_cards and not game.stack.scanned
+
+    def _choose(self, variant: Variant) -> list[Event]:
+        game = self.game
+        if game is None:
+            self.variant_choice = variant
+            return [VariantChosen(variant.value)]
+        if not self._just_begun():
+            raise RefusedError(f"HS-{variant.value.upper()} during a game: the variant is chosen at new game "
+                               "(expected HS-NEW first, then the variant and the player count)")
+        if game.variant is variant:
+            raise RefusedError(f"HS-{variant.value.upper()}: this game already plays the {variant.value} variant")
+        new = self._game(game.players, variant, self._start_data)
+        new.names = dict(game.names)
+        self.game, self.variant_choice = new, variant
+        return [VariantChosen(variant.value), PlayersSet(new.players, variant.value)]
+
     def _start(self, players: int, data: dict[str, Any]) -> list[Event]:
-        from companion.rules.game import Game, Phase
-        if self.game is not None and not (self.game.phase is Phase.SETUP and not self.game.known_cards):
+        if self.game is not None and not self._just_begun():
             raise RefusedError(f"HS-PLAYERS-{players} during a game: scan HS-NEW to start a new game first")
+        variant = self.variant_choice
+        if variant is None:
+            default = Variant.OPEN if data.get("variant") == "open" else Variant.STANDARD
+            variant = Variant.OPEN if default is Variant.OPEN or players > STANDARD_MAX else Variant.STANDARD
+        self.game = self._game(players, variant, data)
+        self._start_data = data
+        return [PlayersSet(players, self.game.variant.value)]
+
+    def _game(self, players: int, variant: Variant, data: dict[str, Any]):
+        from companion.rules.game import Game
         order = data.get("side_bet_order")
         ids = None
         if order is not None:
             from companion.rules.sidebets import load_side_bets
             cards = list(load_side_bets())
             ids = [cards[i].id for i in order]
-        self.game = Game(players, track=self.track, deck=self.deck, side_bet_order=ids)
-        return [PlayersSet(players, self.game.variant.value)]
+        try:
+            return Game(players, variant, track=self.track, deck=self.deck, side_bet_order=ids)
+        except ValueError as exc:
+            raise RefusedError(f"HS-PLAYERS-{players} with HS-{variant.value.upper()}: {exc}") from None
 
 
 def shown_race(table: Table) -> Race | None:

@@ -94,6 +94,7 @@ def record(seed: int = 11, players: int = 4) -> str:
         if game.is_double_race:
             for seat in game.draft_seats():
                 ticket = rng.choice(mine[seat])
+                scan("HS-DOUBLE", 1, comment=f"seat {seat + 1} doubles one ticket:")
                 scan(ticket.code(), comment=f"seat {seat + 1} doubles {ticket.ticket}")
         scan("HS-GO", comment="betting done: add your cards face down")
         for hand in hands:  # each player adds one card from their hand

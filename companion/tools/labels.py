@@ -1,4 +1,5 @@
-"""Printable barcode labels for race cards, betting tickets, side bet cards and the control sheet.
+"""Printable barcode labels for race cards, betting tickets, side bet cards, the control sheet and the
+open variant's bet sheet (one row per seat: the four mascots, YES and NO).
 
 The label list is built from data: the race cards from the deck file (``load_deck()``), the ticket sides and
 controls from :mod:`companion.rules.codes`. Each label carries its code as a barcode (Code 128, or QR) plus a big
@@ -9,7 +10,7 @@ dots, 0.254 mm, for Code 128 and 4 dots for QR), with the full quiet zone (10 mo
 inside the label's safe area, and the symbol's corner snapped to the 300 dpi grid.
 
 >>> from companion.tools.labels import build_labels, render_pdf, LAYOUTS
->>> labels = build_labels()                     # 53 cards, 36 ticket sides, 12 side bets, 14 controls
+>>> labels = build_labels()                     # 53 cards, 36 ticket sides, 12 side bets, 17 controls, 72 bets
 >>> placements = render_pdf(labels, "labels.pdf", LAYOUTS["a4-3x8"], symbology="qr")  # doctest: +SKIP
 """
 
@@ -20,7 +21,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import BinaryIO, Iterable, Sequence
 
-from companion.rules.codes import Control, SideBetCode, all_ticket_codes, control_codes, parse_code
+from companion.rules.codes import (MAX_PLAYERS, Control, SideBetCode, all_ticket_codes, control_codes, open_bet_codes,
+                                   parse_code)
 from companion.rules.deck import Deck, load_deck
 from companion.rules.mascots import Mascot
 
@@ -28,7 +30,7 @@ MM = 72 / 25.4            # points per millimetre
 DPI = 300                 # the print resolution the barcodes are sized for
 DOT = 72 / DPI            # one printer dot at 300 dpi, in points
 
-GROUPS = ("cards", "tickets", "sidebets", "controls")
+GROUPS = ("cards", "tickets", "sidebets", "controls", "bets")
 SYMBOLOGIES = ("code128", "qr")
 PAPERS = ("a4", "letter")
 
@@ -46,11 +48,15 @@ INK: dict[str, str] = {
     "control": "#000000",
 }
 
-_CONTROL_CAPTIONS = {"new": "NEW GAME", "go": "GO / NEXT", "undo": "UNDO"}
+_CONTROL_CAPTIONS = {"new": "NEW GAME", "go": "GO / NEXT", "undo": "UNDO", "standard": "STANDARD GAME",
+                     "open": "OPEN GAME (POTS)", "double": "DOUBLE (RACE 3)"}
 _CONTROL_MEANINGS = {
     "new": "control: start a new game",
     "go": "control: go / next step (same as the go button)",
     "undo": "control: undo the last scan (same as the undo button)",
+    "standard": "control: this game plays with betting tickets (before or right after the player count)",
+    "open": "control: this game plays the open variant, pots and no tickets (before or right after the count)",
+    "double": "control: race 3, the next ticket or bet scanned pays double",
 }
 
 
@@ -176,6 +182,19 @@ def control_labels() -> list[Label]:
     return labels
 
 
+def bet_labels(seats: int = MAX_PLAYERS) -> list[Label]:
+    """The open variant's bet sheet: per seat 1..``seats`` the four mascot bets, then YES and NO, captioned
+    ``Seat 3 - Dangle`` (RULES.md section 7; the double is HS-DOUBLE scanned before a bet)."""
+    labels = []
+    for seat in range(1, seats + 1):
+        for bet in open_bet_codes(seat):
+            what = bet.choice.upper() if bet.is_side else Mascot(bet.choice).title
+            kind = "side bet answer" if bet.is_side else "mascot bet"
+            labels.append(Label(bet.code(), f"Seat {seat} - {what}", f"open bet: seat {seat}, {kind} {what}",
+                                "bets", INK[bet.choice]))
+    return labels
+
+
 def build_labels(deck: Deck | None = None, groups: Iterable[str] = GROUPS) -> list[Label]:
     """Every label of the chosen ``groups`` (any of GROUPS), in GROUPS order. Raises ValueError naming an
     unknown group."""
@@ -183,7 +202,7 @@ def build_labels(deck: Deck | None = None, groups: Iterable[str] = GROUPS) -> li
     if bad := sorted(wanted - set(GROUPS)):
         raise ValueError(f"unknown label group {bad[0]!r} (expected one of: {', '.join(GROUPS)})")
     makers = {"cards": lambda: card_labels(deck), "tickets": ticket_labels, "sidebets": sidebet_labels,
-              "controls": control_labels}
+              "controls": control_labels, "bets": bet_labels}
     return [label for group in GROUPS if group in wanted for label in makers[group]()]
 
 
