@@ -338,3 +338,27 @@ def test_the_qr_address_follows_a_new_lan_address():
     assert screen.join_url == "http://127.0.0.1:8080/"
     sink.render(Table(), now=10.0)  # the Wi-Fi came up
     assert screen.join_url == "http://192.168.1.20:8080/" and published[-1][0]["address"] == screen.join_url
+
+
+def test_view_of_open_bets_with_their_expected_share():
+    from companion.rules.table import Table
+    table = Table()
+    for text in ("HS-NEW", "HS-PLAYERS-9", "HS-GO", "HS-BET-1-HURLEY", "HS-BET-2-HURLEY", "HS-BET-2-NO"):
+        table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    odds = {"hurley": (0.5, 0.3, 0.2, 0.0), "gobbler": (0.5, 0.3, 0.2, 0.0), "dangle": (0.0, 0.2, 0.3, 0.5),
+            "mum": (0.0, 0.2, 0.3, 0.5)}
+    seats = table_view(table, odds=odds)["seats"]
+    # two seats named Hurley share each place pot: .5 * 18//2 + .3 * 12//2 + .2 * 6//2
+    assert seats[1]["bet"] == {"mascot": "hurley", "answer": "no", "double": None, "ev": 6.9}
+    assert seats[0]["bet"]["answer"] is None and seats[2]["bet"] is None
+
+
+def test_no_phone_bet_while_a_scanned_double_waits_for_its_bet():
+    from companion.web.inputs import bet_texts
+    secret, claims = b"k" * 32, {1: 4}
+    view_ = {"phase": "betting", "variant": "open", "players": 9, "race": 3, "double_race": 3,
+             "double_armed": True, "seats": [{"bet": None}] * 9}
+    body = {"seat": 1, "token": seat_token(secret, 1, 4), "mascot": "mum", "answer": "no"}
+    with pytest.raises(WebRefusal, match="HS-DOUBLE was just scanned"):
+        bet_texts(body, view_, secret, claims)
+    assert bet_texts(body, {**view_, "double_armed": False}, secret, claims) == ["HS-BET-1-MUM", "HS-BET-1-NO"]

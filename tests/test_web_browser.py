@@ -52,8 +52,9 @@ def phones(tmp_path):
 
 
 def wait_text(browser, element_id: str, text: str) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    WebDriverWait(browser, WAIT).until(lambda b: text in b.find_element("id", element_id).text,
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(lambda b: text in b.find_element("id", element_id).text,
                                        f"#{element_id} never showed {text!r}")
 
 
@@ -141,8 +142,14 @@ def test_place_an_open_variant_bet_on_the_phone(phones, shots):
         assert (bet.mascot.value, bet.answer) == ("dangle", False)
         assert [e.text for e in table.journal.effective()[-2:]] == ["HS-BET-3-DANGLE", "HS-BET-3-NO"]
         shots(phone, "open-bet")
-        table.scan("HS-GO")  # bets close: the race starts
+        phone.find_element("css selector", "#bet-answer button[data-answer='yes']").click()  # a change of mind
+        phone.find_element("id", "bet-btn").click()
+        wait_text(phone, "my-bet", "Dangle + YES")
+        assert table.journal.effective()[-1].text == "HS-BET-3-YES"  # only what changed is sent
+        others = [f"HS-BET-{n}-{bet}" for n in range(1, 10) if n != 3 for bet in ("HURLEY", "NO")]
+        table.scan(*others, "HS-GO")  # every seat has bet: GO closes betting, the race starts
         table.wait_idle()
-        answer = fetch(phone, "/api/bet", {"seat": 3, "token": phone.execute_script(
-            "return JSON.parse(localStorage.getItem('hotstreak-seat')).token"), "mascot": "mum", "answer": "yes"})
+        assert table.controller.table.phase == "racing"
+        token = phone.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat')).token")
+        answer = fetch(phone, "/api/bet", {"seat": 3, "token": token, "mascot": "mum", "answer": "yes"})
         assert answer == {"ok": False, "error": "betting is closed (the table is in racing; expected betting)"}

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.rules.codes import CardCode, Control, SeatNameCode, SideBetCode, TicketCode, parse_code
+from companion.rules.codes import (CardCode, Control, OpenBetCode, SeatNameCode, SideBetCode, TicketCode,
+                                   parse_code)
 from companion.rules.errors import HotStreakError
 from companion.rules.mascots import MASCOTS
 from companion.web.seats import token_matches
@@ -80,6 +81,9 @@ def bet_texts(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes,
         raise WebRefusal("bets are placed on the phone in the open variant only (this table drafts tickets)", 409)
     if view.get("phase") != "betting":
         raise WebRefusal(f"betting is closed (the table is in {view.get('phase')}; expected betting)", 409)
+    if view.get("double_armed"):
+        raise WebRefusal("HS-DOUBLE was just scanned at the table for a bet on the bet sheet "
+                         "(expected that bet first; try again in a moment)", 409)
     mascot, answer, double = body.get("mascot"), body.get("answer"), body.get("double")
     if mascot is not None and mascot not in MASCOT_NAMES:
         raise WebRefusal(f"mascot {mascot!r} is not valid (expected one of: {', '.join(MASCOT_NAMES)})")
@@ -98,7 +102,7 @@ def bet_texts(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes,
     if not texts:
         raise WebRefusal(f"seat {seat} already has this bet" if mascot or answer
                          else "no bet given (expected a mascot and/or YES or NO)")
-    return [_checked(text, object) for text in texts]
+    return [_checked(text, OpenBetCode) for text in texts]
 
 
 def open_bet_inputs(seat: int, mascot: str | None, answer: str | None, double: str | None,

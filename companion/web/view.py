@@ -5,6 +5,7 @@ seat claims in; a dict of plain values out (mascots are lower-case names, seats 
 dollars, odds probabilities 0..1, expected values dollars with one decimal). The shape::
 
     {"phase": "racing", "variant": "standard", "race": 2, "races": 3, "players": 4, "double_race": 3,
+     "double_armed": bool (HS-DOUBLE scanned, its bet not yet),
      "track": {"lanes", "spaces", "finish_space", "fold_lines"}, "folds", "pass", "revealed", "per_pass",
      "mascots": [{"mascot", "lane", "space", "fallen", "facing", "status", "place"}],
      "order": [mascot, ...], "podium": [[mascot, place], ...], "last_card": {"notation", "code", "mascot"},
@@ -44,7 +45,7 @@ def table_view(table: Any, *, odds: Odds | None = None, call: tuple[str, ...] = 
     race = game.race if table.phase in ("racing", "payouts") else None
     view.update(_race(race, game.track))
     view.update(variant=game.variant.value, race=game.race_no, races=game.rules.races, players=game.players,
-                double_race=game.ticket_table.double_race)
+                double_race=game.ticket_table.double_race, double_armed=bool(getattr(game, "double_armed", False)))
     if game.side_bet:
         card = game.side_bets.by_id(game.side_bet)
         view["side_bet"] = {"question": card.question, "happened": _side_known(game)}
