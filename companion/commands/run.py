@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
     kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
-                  prerender=True, web=args.web)
+                  prerender=True, web=getattr(args, "web", None))
     install_signal_handlers(kiosk)
     if not args.quiet and sys.stdout.isatty():
         print(waiting_line(kiosk.hardware.mode, args.scanner or (cfg.scanner_port if kiosk.hardware.mode == "pi"
