@@ -89,7 +89,7 @@ def _race(race: Any, track: Any) -> dict[str, Any]:
 def running_order(mascots: list[dict[str, Any]]) -> list[str]:
     """Mascot names, leader first: finished mascots by place, racing ones furthest along first (ties by
     lane), disqualified ones last by place."""
-    def key(m: dict[str, Any]) -> tuple:
+    def key(m: dict[str, Any]) -> tuple[int, int, int]:
         if m["status"] == "finished":
             return (0, m["place"] or 0, 0)
         if m["status"] == "racing":
