@@ -72,7 +72,10 @@ def bench_voice(lang: str = "nl", runs: int = 12) -> None:
 
 
 def bench_frames(size=(1920, 1080), frames: int = 120) -> None:
-    screen = Screen(size, driver=os.environ["SDL_VIDEODRIVER"])
+    from hardware.display import PygameDisplay
+    display = PygameDisplay("window" if os.environ["SDL_VIDEODRIVER"] not in ("dummy", "kmsdrm")
+                            else os.environ["SDL_VIDEODRIVER"], size)
+    screen = Screen(display.surface, display=display)
     model = sample_model("race")
     times = []
     for i in range(frames):

@@ -26,7 +26,7 @@ from companion.rules import Race, load_deck  # noqa: E402
 
 
 def race1_position(seed: int = 2026) -> list[str]:
-    """Face-up cards of race 1 with 4 players (RULES.md 7): the 4 starting cards and 10 random cards."""
+    """Face-up cards of race 1 with 4 players (docs/rules.md 7): the 4 starting cards and 10 random cards."""
     deck = load_deck()
     others = [dc.code for dc in deck if not dc.starting]
     return [dc.code for dc in deck if dc.starting] + random.Random(seed).sample(others, 10)

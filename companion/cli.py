@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "doctor",
     "screenshot": "screenshot",
     "odds": "odds",
+    "history": "history",
 }
 
 

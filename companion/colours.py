@@ -1,7 +1,7 @@
 """Per-mascot colours, in one place for the screen and the LED lights.
 
 Colours are ``(r, g, b)`` tuples of ints 0-255. Keys are the lower-case mascot names plus ``green`` for the
-green multi cards (RULES.md 2).
+green multi cards (docs/rules.md 2).
 
 >>> colour("hurley")
 (230, 46, 58)

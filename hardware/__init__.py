@@ -1,17 +1,18 @@
-"""Hot Streak hardware: one small interface per device, each with a real and a mock backend.
+"""Hot Streak hardware: one small typed interface per device (:mod:`hardware.device`), each with a real, a
+mock and a null backend. This package imports nothing of ``companion``.
 
-The factory :func:`make_hardware` is the one place where backends are chosen (DESIGN.md "Principles"):
-``mode`` ``"pi"`` or ``"mock"``, or ``"auto"`` (the default) which takes ``$HOTSTREAK_HARDWARE`` if set, else
-``pi`` when the device-tree model file names a Raspberry Pi, else ``mock``.
+The hardware mode is decided in one function, :func:`hardware.board.resolve_mode` (``--hardware``, then
+``$HOTSTREAK_HARDWARE``, then the config's ``hardware``, then board detection). :func:`make_hardware` builds
+the scanner, LED strip and buttons for a mode; :func:`make_strip` the strip alone.
 
->>> hw = make_hardware("mock", on_line=print, on_button=print, script=None, scanner_lines=["HS15"])
->>> hw.status()["leds"]
+>>> with make_hardware("mock", on_line=print, on_button=print, scanner_lines=["HS15"]) as hw:
+...     hw.status()["leds"]
 'LEDs: mock strip of 56 pixels'
->>> hw.close()
 
 Degrade, don't die: a backend that cannot start (library missing, no device, LED init error) is replaced by
-a no-op whose status line says why, logged once; the rest keeps running. The scanner itself retries a
-missing or vanished port with backoff. Device libraries are imported lazily inside the backends.
+a no-op whose status line says what is missing (:func:`hardware.pins.explain`), logged once; the rest keeps
+running. The scanner itself retries a missing or vanished device with backoff. Device libraries are imported
+lazily inside the backends.
 """
 
 from __future__ import annotations
@@ -21,69 +22,29 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from hardware.board import ENV_VAR, MODEL_PATH, MODES, Board, detect_board, resolve_mode
 from hardware.buttons import Buttons, KeyButtons, NullButtons
-from hardware.leds import LaneMap, LedStrip, MockStrip, NullStrip, SpiWs2812Strip, Ws281xStrip
-from hardware.scanner import MockScanner, ScanParser, SerialScanner
+from hardware.device import ButtonPanel, Device, Scanner, Strip
+from hardware.leds import LedStrip, MockStrip, NullStrip, SpiWs2812Strip, Ws281xStrip
+from hardware.pins import SPI_MOSI, explain, uses_spi
+from hardware.mock_scanner import MockScanner
+from hardware.scanner import ScanParser, SerialScanner
 
 log = logging.getLogger(__name__)
 
-ENV_VAR = "HOTSTREAK_HARDWARE"
-MODES = ("auto", "pi", "mock")
-MODEL_PATH = Path("/proc/device-tree/model")
 DEFAULT_SCANNER_PORT = "/dev/hotstreak-scanner"
+SCANNER_MODES = ("auto", "serial", "hid")
 LED_BACKENDS = ("auto", "ws281x", "spi", "mock", "none")
 LED_OPTION_KEYS = {"backend", "brightness", "order", "pin", "freq_hz", "dma", "invert", "channel", "bus", "device",
                    "bits", "keep"}
 
-__all__ = ["LED_BACKENDS", "Board", "Hardware", "NullScanner", "detect_board", "make_hardware", "make_strip", "resolve_mode"]
+__all__ = ["ENV_VAR", "LED_BACKENDS", "MODEL_PATH", "MODES", "SCANNER_MODES", "Board", "Hardware", "NullScanner",
+           "detect_board", "make_hardware", "make_scanner", "make_strip", "resolve_mode"]
 
 
-@dataclass(frozen=True)
-class Board:
-    """What we run on: ``model`` as the device tree names it ('' on a desktop)."""
-
-    model: str
-
-    @property
-    def is_pi(self) -> bool:
-        return self.model.startswith("Raspberry Pi")
-
-    @property
-    def is_pi5(self) -> bool:
-        """Pi 5 family (Pi 5, Pi 500, Compute Module 5): the LEDs need the spidev backend."""
-        m = self.model
-        return m.startswith(("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5"))
-
-
-def detect_board(model_path: str | Path = MODEL_PATH) -> Board:
-    """Read the device-tree model file (NUL-terminated text); an empty model when it is missing."""
-    try:
-        text = Path(model_path).read_bytes().split(b"\0", 1)[0].decode("ascii", "replace").strip()
-    except OSError:
-        text = ""
-    return Board(text)
-
-
-def resolve_mode(mode: str | None = "auto", *, env: Mapping[str, str] | None = None,
-                 model_path: str | Path = MODEL_PATH) -> str:
-    """``"pi"`` or ``"mock"``: an explicit ``mode`` wins, then ``$HOTSTREAK_HARDWARE``, then board detection.
-
-    Raises ValueError naming a bad mode and where it came from.
-    """
-    env = os.environ if env is None else env
-    chosen, source = (mode or "auto").strip().lower(), "hardware mode"
-    if chosen == "auto" and env.get(ENV_VAR):
-        chosen, source = env[ENV_VAR].strip().lower(), ENV_VAR
-    if chosen not in MODES:
-        raise ValueError(f"{source} {chosen!r} is not one of auto, pi, mock")
-    if chosen == "auto":
-        chosen = "pi" if detect_board(model_path).is_pi else "mock"
-    return chosen
-
-
-class NullScanner:
+class NullScanner(Device):
     """No scanner (it cannot be used at all, e.g. pyserial missing); ``status`` says why."""
 
     def __init__(self, reason: str):
@@ -95,23 +56,24 @@ class NullScanner:
         pass
 
     def stop(self, timeout: float = 2.0) -> bool:
+        self._closed = True
         return True
-
-    close = stop
 
 
 @dataclass
 class Hardware:
-    """The devices of one table: ``scanner`` (start/stop/connected/status), ``leds`` (:class:`LedStrip`),
-    ``buttons`` (close/status, ``press(name)``). ``mode`` is ``pi`` or ``mock``; ``board`` the model."""
+    """The devices of one table: ``scanner``, ``leds``, ``buttons`` (see :mod:`hardware.device`); ``keys``
+    maps a desktop window's keys onto the buttons' press path (``keys.key("u")``). ``mode`` is ``pi`` or
+    ``mock``; ``board`` the model; ``degraded`` says which part is a no-op and why."""
 
     mode: str
     board: Board
-    scanner: Any
-    leds: LedStrip
-    buttons: Any
-    lane_map: LaneMap
+    scanner: Scanner
+    leds: Strip
+    buttons: ButtonPanel
     degraded: dict[str, str] = field(default_factory=dict)
+    keys: KeyButtons | None = None
+    closed: bool = False
 
     def start(self) -> None:
         """Start reading scans (call once the controller can take them)."""
@@ -124,6 +86,7 @@ class Hardware:
 
     def close(self) -> None:
         """Stop the scanner (within 2 s), turn every pixel off and release the pins; never raises."""
+        self.closed = True
         for part, closer in (("scanner", self.scanner.stop), ("leds", self.leds.close), ("buttons", self.buttons.close)):
             try:
                 closer()
@@ -137,27 +100,22 @@ class Hardware:
         self.close()
 
 
-def _why(exc: BaseException, library: str | None = None) -> str:
-    if isinstance(exc, ImportError) and library:
-        return f"{library} not installed (pip install {library})"
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return f"{type(exc).__name__}: {text}"[:160]
-
-
 def _degrade(degraded: dict[str, str], part: str, reason: str) -> None:
     degraded[part] = reason
     log.warning("%s unavailable, running without: %s", part, reason)
 
 
 def make_strip(mode: str, count: int, options: Mapping[str, Any] | None = None, *, board: Board | None = None,
-               clock: Callable[[], float] = time.monotonic, window: bool = False, lane_map: LaneMap | None = None,
-               on_key: Callable[[str], None] | None = None) -> tuple[LedStrip, str | None]:
+               clock: Callable[[], float] = time.monotonic, window: bool = False,
+               rows: Sequence[Sequence[int]] | None = None,
+               on_key: Callable[[str], Any] | None = None) -> tuple[LedStrip, str | None]:
     """Open the LED strip for ``mode`` (``pi``/``mock``); returns the strip and why it was degraded (or None).
 
     ``options``: ``backend`` (auto = spidev on a Pi 5, rpi_ws281x otherwise; or ws281x, spi, mock, none),
     ``brightness`` (0..1, default 0.5), ``order`` (GRB), ``pin``/``freq_hz``/``dma``/``invert``/``channel``
-    (rpi_ws281x), ``bus``/``device``/``bits`` (spidev), ``keep`` (mock history length). Raises ValueError
-    for a bad option (a config error, not a device failure); a device failure gives a :class:`NullStrip`.
+    (rpi_ws281x), ``bus``/``device``/``bits`` (spidev), ``keep`` (mock history length). ``rows`` and
+    ``on_key`` go to a mock strip's window. Raises ValueError for a bad option (a config error, not a device
+    failure); a device failure gives a :class:`NullStrip` whose reason says what is missing.
     """
     opts = dict(options or {})
     unknown = set(opts) - LED_OPTION_KEYS
@@ -174,15 +132,21 @@ def make_strip(mode: str, count: int, options: Mapping[str, Any] | None = None, 
     if backend == "mock":
         brightness = opts.get("brightness", 1.0)
         try:
-            return MockStrip(count, clock=clock, keep=keep, window=window, lane_map=lane_map, on_key=on_key,
+            return MockStrip(count, clock=clock, keep=keep, window=window, rows=rows, on_key=on_key,
                              brightness=brightness), None
         except ValueError:
             raise
         except Exception as exc:  # no display for the window: keep recording without it
             strip = MockStrip(count, clock=clock, keep=keep, brightness=brightness)
-            reason = f"LED window unavailable ({_why(exc, 'pygame-ce')})"
+            reason = f"LED window unavailable ({explain(exc, 'pygame-ce')})"
             strip.status += f"; {reason}"
             return strip, reason
+    if backend == "spi":  # spidev always sends on GPIO10 and needs no DMA channel
+        pin = opts.pop("pin", SPI_MOSI)
+        if pin != SPI_MOSI:
+            raise ValueError(f"LED pin {pin!r} cannot be used with the spi backend (spidev always sends on "
+                             f"GPIO{SPI_MOSI})")
+        opts.pop("dma", None)
     ws_keys = {"brightness", "order", "pin", "freq_hz", "dma", "invert", "channel"}
     spi_keys = {"brightness", "order", "bus", "device", "bits"}
     allowed = ws_keys if backend == "ws281x" else spi_keys
@@ -198,13 +162,61 @@ def make_strip(mode: str, count: int, options: Mapping[str, Any] | None = None, 
     except ValueError:
         raise
     except Exception as exc:  # ImportError, no /dev/spidev*, permission, ws2811_init failure
-        reason = _why(exc, library)
+        reason = explain(exc, library, needs_spi=uses_spi(int(opts.get("pin", 10)), backend))
         return NullStrip(count, reason), reason
 
 
-def make_hardware(mode: str | None = "auto", *, scanner_port: str | None = None, baud: int = 9600,
-                  on_line: Callable[[str], None], on_button: Callable[[str], None],
-                  lane_map: LaneMap | None = None, led_count: int | None = None,
+def make_scanner(mode: str, on_line: Callable[[str], None], *, scanner_mode: str = "auto",
+                 port: str | None = None, baud: int = 9600, hid_device: str | None = None, layout: str = "us",
+                 max_length: int = 64, repeat_window: float = 0.8, script: str | Path | None = None,
+                 lines: Iterable[str] | None = None, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Any] | None = None) -> Scanner:
+    """The scanner for ``mode``. mock: a :class:`MockScanner` on ``script``/``lines``/stdin unless a ``port``
+    is given (or ``scanner_mode`` is ``hid``). pi (or mock with a device): ``scanner_mode`` ``serial`` reads
+    ``port`` (default ``/dev/hotstreak-scanner``), ``hid`` grabs the keyboard scanner ``hid_device`` (or the
+    one found in /dev/input/by-id) and decodes it in ``layout``, ``auto`` takes the serial port when it
+    exists, else a keyboard scanner, on every (re)connect. Every reader applies ``max_length`` and
+    ``repeat_window``. A missing library gives a :class:`NullScanner` saying which. Raises ValueError for a
+    bad scanner mode or layout."""
+    if scanner_mode not in SCANNER_MODES:
+        raise ValueError(f"scanner mode {scanner_mode!r} is not one of {', '.join(SCANNER_MODES)}")
+    if mode == "mock" and (script is not None or lines is not None
+                           or (port is None and not (scanner_mode == "hid" and hid_device))):
+        parser = ScanParser(max_length=max_length, repeat_window=0.0,
+                            on_reject=lambda reason: log.warning("scanner: %s", reason))
+        return MockScanner(on_line, lines, path=script, sleep=sleep, parser=parser)
+    from hardware import hid
+    from hardware.scanner import _open_serial
+
+    have: dict[str, str | None] = {}
+    for library, module in (("pyserial", "serial"), ("evdev", "evdev")):
+        try:
+            __import__(module)
+            have[library] = None
+        except ImportError as exc:
+            have[library] = explain(exc, library)
+    serial_path = port or DEFAULT_SCANNER_PORT
+    factory: Callable[[str, int], Any]
+    if scanner_mode == "serial" or (scanner_mode == "auto" and have["evdev"] and not have["pyserial"]):
+        if have["pyserial"]:
+            return NullScanner(have["pyserial"])
+        factory, name = _open_serial, serial_path
+    elif scanner_mode == "hid" or have["pyserial"]:
+        if have["evdev"]:
+            return NullScanner(have["evdev"] + " (needed for a keyboard-mode scanner)")
+        factory, name = hid.hid_port_factory(hid_device or None, layout), hid_device or "a keyboard scanner"
+    else:
+        factory = hid.either_port_factory(serial_path, hid_device or None, layout, _open_serial)
+        name = f"{serial_path} or a keyboard scanner"
+    parser = ScanParser(max_length=max_length, repeat_window=repeat_window, clock=clock,
+                        on_reject=lambda reason: log.warning("scanner: %s", reason))
+    return SerialScanner(name, baud, on_line, parser=parser, clock=clock, serial_factory=factory, sleep=sleep)
+
+
+def make_hardware(mode: str | None = "auto", *, on_line: Callable[[str], None], on_button: Callable[[str], Any],
+                  scanner_port: str | None = None, baud: int = 9600, scanner_mode: str = "auto",
+                  hid_device: str | None = None, layout: str = "us", max_length: int = 64,
+                  led_count: int = 56, led_rows: Sequence[Sequence[int]] | None = None,
                   led_options: Mapping[str, Any] | None = None, button_pins: Mapping[str, int] | None = None,
                   debounce: float = 0.05, script: str | Path | None = None, scanner_lines: Iterable[str] | None = None,
                   repeat_window: float = 0.8, window: bool = False, clock: Callable[[], float] = time.monotonic,
@@ -212,42 +224,28 @@ def make_hardware(mode: str | None = "auto", *, scanner_port: str | None = None,
                   model_path: str | Path = MODEL_PATH) -> Hardware:
     """Build the table's hardware for ``mode`` (see :func:`resolve_mode`); nothing is started yet.
 
-    pi: a :class:`SerialScanner` on ``scanner_port`` (default ``/dev/hotstreak-scanner``), the strip from
-    ``led_options`` (spidev on a Pi 5, rpi_ws281x otherwise), gpiozero buttons on ``button_pins``
-    (undo 17, go 27). mock: a :class:`MockScanner` replaying ``script`` (a file) or ``scanner_lines``, or a
-    real :class:`SerialScanner` when ``scanner_port`` is given (e.g. a pty in tests), else the keyboard
-    (stdin); a :class:`MockStrip` (``window=True`` draws it with pygame, keys u/g/space press the buttons);
-    buttons on gpiozero's MockFactory (``hardware.buttons.press("undo")`` or drive the mock pins).
+    The scanner comes from :func:`make_scanner` (``scanner_*``, ``hid_device``, ``layout``, ``max_length``,
+    ``repeat_window``, ``script``/``scanner_lines`` in mock mode); the strip of ``led_count`` pixels from
+    :func:`make_strip` (``led_options``; ``window=True`` draws a mock strip in a pygame window with one row
+    per item of ``led_rows``); buttons on ``button_pins`` (undo 17, go 27) through gpiozero, on its
+    MockFactory in mock mode. ``hw.keys`` maps desktop keys (u undo, g/space go) onto the buttons' press.
 
     ``on_line(text)`` gets each accepted scan and ``on_button(name)`` each press, both on device threads.
-    ``led_count`` defaults to the lane map's need (default map: 4 lanes x 14 spaces x 1 pixel). Raises
-    ValueError for a bad mode, option or a strip shorter than the lane map; device failures degrade instead.
+    Raises ValueError for a bad mode or option; device failures degrade instead.
     """
     chosen = resolve_mode(mode, env=env, model_path=model_path)
     board = detect_board(model_path)
-    lane_map = lane_map or LaneMap.default()
-    count = lane_map.count if led_count is None else led_count
-    if isinstance(count, bool) or not isinstance(count, int) or count < lane_map.count:
-        raise ValueError(f"LED count {count!r} is too small for the lane map (it needs at least {lane_map.count})")
+    if isinstance(led_count, bool) or not isinstance(led_count, int) or led_count < 1:
+        raise ValueError(f"LED count {led_count!r} must be a positive number of pixels")
     degraded: dict[str, str] = {}
 
-    # scanner
-    scanner: Any
-    if chosen == "mock" and (script is not None or scanner_lines is not None or scanner_port is None):
-        scanner = MockScanner(on_line, scanner_lines, path=script, sleep=sleep)
-    else:
-        try:
-            import serial  # noqa: F401  (the reader imports it lazily; check it is there at all)
-        except ImportError as exc:
-            scanner = NullScanner(_why(exc, "pyserial"))
-            _degrade(degraded, "scanner", scanner.reason)
-        else:
-            parser = ScanParser(repeat_window=repeat_window, clock=clock)
-            parser.on_reject = lambda reason: log.warning("scanner: %s", reason)
-            scanner = SerialScanner(scanner_port or DEFAULT_SCANNER_PORT, baud, on_line, parser=parser, clock=clock)
+    scanner = make_scanner(chosen, on_line, scanner_mode=scanner_mode, port=scanner_port, baud=baud,
+                           hid_device=hid_device, layout=layout, max_length=max_length, repeat_window=repeat_window,
+                           script=script, lines=scanner_lines, clock=clock, sleep=sleep)
+    if isinstance(scanner, NullScanner):
+        _degrade(degraded, "scanner", scanner.reason)
 
-    # buttons (before the strip: the mock window forwards keys to them)
-    buttons: Any
+    buttons: ButtonPanel
     if chosen == "mock":
         try:
             from gpiozero.pins.mock import MockFactory
@@ -255,20 +253,19 @@ def make_hardware(mode: str | None = "auto", *, scanner_port: str | None = None,
             buttons.status += " (mock pins)"
         except Exception as exc:
             buttons = KeyButtons(on_button, debounce=debounce, clock=clock)
-            log.info("mock buttons without gpiozero (%s); keys only", _why(exc, "gpiozero"))
+            log.info("mock buttons without gpiozero (%s); keys only", explain(exc, "gpiozero"))
     else:
         try:
             buttons = Buttons(on_button, button_pins, debounce=debounce, clock=clock)
         except ValueError:
             raise
         except Exception as exc:
-            buttons = NullButtons(_why(exc, "gpiozero"))
+            buttons = NullButtons(explain(exc, "gpiozero"))
             _degrade(degraded, "buttons", buttons.reason)
 
-    keys = KeyButtons(buttons.press if hasattr(buttons, "press") else on_button, debounce=0.0, clock=clock)
-    leds, why = make_strip(chosen, count, led_options, board=board, clock=clock, window=window, lane_map=lane_map,
+    keys = KeyButtons(buttons.press, debounce=0.0, clock=clock)  # the buttons debounce; keys only map
+    leds, why = make_strip(chosen, led_count, led_options, board=board, clock=clock, window=window, rows=led_rows,
                            on_key=keys.key)
     if why:
         _degrade(degraded, "leds", why)
-    return Hardware(chosen, board, scanner, leds, buttons, lane_map, degraded)
-
+    return Hardware(chosen, board, scanner, leds, buttons, degraded, keys)

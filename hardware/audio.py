@@ -6,7 +6,11 @@ Backends (all with the same methods):
 - :class:`MockAudio`: records what was played (``played``), for tests and the desktop demo without sound.
 - :class:`NullAudio`: does nothing; made when there is no audio device, after one log line. The race goes on.
 
->>> audio = open_audio("mock"); audio.play_effect("finish"); audio.played
+Each follows :class:`hardware.device.AudioOut` (``close()``, ``closed``, a context manager). The caller tells
+the mixer where the effect files are (``effects``: a folder of ``<name>.wav``); audio knows nothing else.
+
+>>> with open_audio("mock") as audio:
+...     audio.play_effect("finish"); audio.played
 [('effect', 'finish')]
 """
 
@@ -15,7 +19,9 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Any, Callable
+
+from hardware.device import AudioOut, Device
 
 log = logging.getLogger("hotstreak.audio")
 
@@ -23,37 +29,14 @@ VOICE_CHANNEL = 0
 """The mixer channel reserved for the voice; effects use the others."""
 
 
-def effects_dir() -> Path:
-    """The folder of the synthesised effects (``sounds/effects``, installed as ``companion/sounds/effects``)."""
-    from companion.call.announcer import sounds_dir
-    return sounds_dir() / "effects"
+Audio = AudioOut
+"""The audio protocol (kept under its old name)."""
 
 
-class Audio(Protocol):
-    """What the rest of the program may ask of audio output."""
-
-    name: str
-
-    def play_voice(self, path: str | Path) -> None:
-        """Start a voice WAV on the voice channel (stopping any line still playing there)."""
-
-    def voice_busy(self) -> bool:
-        """True while a voice line is playing."""
-
-    def stop_voice(self) -> None:
-        """Cut the voice line that is playing, if any."""
-
-    def play_effect(self, name: str) -> None:
-        """Play effect ``name`` (``start``, ``collision``, ``fall``, ``dq``, ``finish``, ``crowd``) on a free
-        effect channel. Raises ValueError for an unknown name."""
-
-    def close(self) -> None:
-        """Release the device."""
-
-
-class PygameAudio:
+class PygameAudio(Device):
     """The pygame-ce mixer. ``driver``: an SDL audio driver (``"alsa"``, ``"pulseaudio"``, ``"dummy"``, ``"disk"``)
-    or None for SDL's choice. Raises ``pygame.error`` (a RuntimeError) when no device can be opened."""
+    or None for SDL's choice; ``effects`` the folder of ``<name>.wav`` effect files (None: no effects, each
+    ``play_effect`` raises ValueError). Raises ``pygame.error`` (a RuntimeError) when no device can be opened."""
 
     name = "pygame"
 
@@ -68,8 +51,8 @@ class PygameAudio:
         pygame.mixer.set_num_channels(channels)
         pygame.mixer.set_reserved(1)
         self._voice = pygame.mixer.Channel(VOICE_CHANNEL)
-        self._effects_dir = Path(effects) if effects else effects_dir()
-        self._effects: dict[str, object] = {}
+        self._effects_dir = Path(effects) if effects else None
+        self._effects: dict[str, Any] = {}
 
     def play_voice(self, path: str | Path) -> None:
         self._voice.play(self._pg.mixer.Sound(str(path)))
@@ -83,6 +66,8 @@ class PygameAudio:
     def play_effect(self, name: str) -> None:
         sound = self._effects.get(name)
         if sound is None:
+            if self._effects_dir is None:
+                raise ValueError(f"effect {name!r}: no effects folder was given to the mixer")
             path = self._effects_dir / f"{name}.wav"
             if not path.exists():
                 raise ValueError(f"unknown effect {name!r} (expected a file {path})")
@@ -91,11 +76,11 @@ class PygameAudio:
         if channel is not None:
             channel.play(sound)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         self._pg.mixer.quit()
 
 
-class MockAudio:
+class MockAudio(Device):
     """Records every sound in ``played`` as ``(kind, what)``: ``("voice", path)``, ``("effect", name)``,
     ``("stop", "")``. With a ``clock``, a voice line is busy for ``voice_seconds`` after it starts."""
 
@@ -125,11 +110,8 @@ class MockAudio:
     def play_effect(self, name: str) -> None:
         self.played.append(("effect", name))
 
-    def close(self) -> None:
-        pass
 
-
-class NullAudio:
+class NullAudio(Device):
     """No sound at all; logs ``reason`` once when made. Every method does nothing."""
 
     name = "none"
@@ -150,13 +132,12 @@ class NullAudio:
     def play_effect(self, name: str) -> None:
         pass
 
-    def close(self) -> None:
-        pass
 
-
-def open_audio(kind: str = "auto", driver: str | None = None, clock: Callable[[], float] | None = None) -> Audio:
-    """The audio backend for ``kind``: ``auto``/``pygame`` (the mixer, or :class:`NullAudio` with one log line
-    if it cannot open), ``mock`` (:class:`MockAudio`) or ``none``. Raises ValueError for another kind."""
+def open_audio(kind: str = "auto", driver: str | None = None, clock: Callable[[], float] | None = None, *,
+               effects: str | Path | None = None) -> AudioOut:
+    """The audio backend for ``kind``: ``auto``/``pygame`` (the mixer playing effects from the folder
+    ``effects``, or :class:`NullAudio` with one log line if it cannot open), ``mock`` (:class:`MockAudio`) or
+    ``none``. Raises ValueError for another kind."""
     if kind == "mock":
         return MockAudio(clock)
     if kind == "none":
@@ -164,6 +145,6 @@ def open_audio(kind: str = "auto", driver: str | None = None, clock: Callable[[]
     if kind not in ("auto", "pygame"):
         raise ValueError(f"unknown audio kind {kind!r} (expected auto, pygame, mock or none)")
     try:
-        return PygameAudio(driver)
+        return PygameAudio(driver, effects=effects)
     except (ImportError, RuntimeError, OSError) as exc:  # pygame.error is a RuntimeError
         return NullAudio(f"cannot open the mixer ({exc})")

@@ -13,8 +13,13 @@ internal pull-up holds the pin high, a press pulls it low. No resistors needed.
 >>> buttons.close()
 
 :class:`Buttons` uses gpiozero (imported lazily); the mock path is gpiozero's own ``MockFactory``.
-:class:`KeyButtons` maps keys to the same names on a desktop (``u`` undo, ``g`` or space go).
-Debounce is done here, by an injected clock, so it is the same for every pin backend.
+:class:`KeyButtons` maps keys to the same names on a desktop (``u`` undo, ``g`` or space go); a desktop window
+hands its keys to ``KeyButtons.key``, which presses through the same ``press`` path as a pin.
+Debounce is done here, by an injected clock, so it is the same for every pin backend. It watches both edges:
+a press counts only when the button has been quiet (no press and no release edge) for the debounce window,
+so contact bounce on the way down *and* on the way up (after a long hold) gives no extra press.
+Every class here follows :class:`hardware.device.ButtonPanel` (``press``, ``history``, ``close()``,
+``closed``, a context manager).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ import logging
 import time
 from typing import Any, Callable, Mapping
 
+from hardware.device import Device
+
 log = logging.getLogger(__name__)
 
 DEFAULT_PINS: dict[str, int] = {"undo": 17, "go": 27}
@@ -30,7 +37,13 @@ DEFAULT_KEYS: dict[str, str] = {"u": "undo", "g": "go", "space": "go", " ": "go"
 
 
 class Debouncer:
-    """Accept a press of ``name`` unless one was accepted less than ``window`` seconds before."""
+    """Both-edge debounce per button name, by ``clock`` (seconds).
+
+    ``accept(name)`` (a press edge) is True unless a press was accepted, or any release edge was seen
+    (``released(name)``), less than ``window`` seconds before. Every release edge restarts the quiet time, so
+    the bounce of a release (even after a long hold) cannot count as a press. Raises ValueError for a
+    negative window.
+    """
 
     def __init__(self, window: float, clock: Callable[[], float]):
         if window < 0:
@@ -38,17 +51,23 @@ class Debouncer:
         self.window = window
         self.clock = clock
         self._last: dict[str, float] = {}
+        self._released: dict[str, float] = {}
 
     def accept(self, name: str) -> bool:
         now = self.clock()
-        last = self._last.get(name)
-        if last is not None and now - last < self.window:
-            return False
+        for edges in (self._last, self._released):
+            last = edges.get(name)
+            if last is not None and now - last < self.window:
+                return False
         self._last[name] = now
         return True
 
+    def released(self, name: str) -> None:
+        """A release edge of ``name`` (bounces included)."""
+        self._released[name] = self.clock()
 
-def _deliver(name: str, debounce: "Debouncer", history: list[str], on_press: Callable[[str], None]) -> bool:
+
+def _deliver(name: str, debounce: Debouncer, history: list[str], on_press: Callable[[str], Any]) -> bool:
     """Pass a press of ``name`` through the debounce to ``on_press`` (a failing handler is logged);
     True if it was accepted."""
     if not debounce.accept(name):
@@ -61,7 +80,7 @@ def _deliver(name: str, debounce: "Debouncer", history: list[str], on_press: Cal
     return True
 
 
-class Buttons:
+class Buttons(Device):
     """Buttons on GPIO pins (``pins``: name -> BCM number), each a gpiozero ``Button(pin, pull_up=True)``.
 
     ``on_press(name)`` is called (on gpiozero's thread) for each accepted press; a press within ``debounce``
@@ -71,7 +90,7 @@ class Buttons:
     the pins cannot be used (the hardware factory turns that into a no-op with a status line).
     """
 
-    def __init__(self, on_press: Callable[[str], None], pins: Mapping[str, int] | None = None, *,
+    def __init__(self, on_press: Callable[[str], Any], pins: Mapping[str, int] | None = None, *,
                  debounce: float = 0.05, clock: Callable[[], float] = time.monotonic, pin_factory: Any = None):
         pins = dict(DEFAULT_PINS if pins is None else pins)
         numbers = list(pins.values())
@@ -89,6 +108,7 @@ class Buttons:
             for name, pin in pins.items():
                 device = Button(pin, pull_up=True, pin_factory=pin_factory)
                 device.when_pressed = self._handler(name)
+                device.when_released = self._release_handler(name)
                 self._devices[name] = device
         except Exception:
             self.close()
@@ -100,11 +120,16 @@ class Buttons:
             self.press(name)
         return pressed
 
+    def _release_handler(self, name: str) -> Callable[[], None]:
+        def released() -> None:
+            self._debounce.released(name)
+        return released
+
     def press(self, name: str) -> bool:
         """Register a press of ``name`` (what the pin callback does); True if accepted."""
         return _deliver(name, self._debounce, self.history, self.on_press)
 
-    def close(self) -> None:
+    def _release(self) -> None:
         for device in self._devices.values():
             try:
                 device.close()
@@ -113,12 +138,12 @@ class Buttons:
         self._devices.clear()
 
 
-class KeyButtons:
+class KeyButtons(Device):
     """Desktop buttons: ``key(name)`` with a key name (pygame's ``u``, ``g``, ``space``, or a typed
-    character) maps through ``keys`` to a button name and presses it, with the same debounce as
-    :class:`Buttons`. Unmapped keys are ignored (``key`` returns False)."""
+    character) maps through ``keys`` to a button name and presses it (``press(button)``), with the same
+    debounce as :class:`Buttons`. Unmapped keys are ignored (``key`` returns False)."""
 
-    def __init__(self, on_press: Callable[[str], None], keys: Mapping[str, str] | None = None, *,
+    def __init__(self, on_press: Callable[[str], Any], keys: Mapping[str, str] | None = None, *,
                  debounce: float = 0.05, clock: Callable[[], float] = time.monotonic):
         self.on_press = on_press
         self.keys = dict(DEFAULT_KEYS if keys is None else keys)
@@ -127,16 +152,16 @@ class KeyButtons:
         self.status = "buttons: keys " + ", ".join(f"{k!r}={v}" for k, v in self.keys.items() if k != " ")
 
     def key(self, key: str) -> bool:
+        """Press the button mapped to ``key``; True if a press was accepted."""
         name = self.keys.get(key) or self.keys.get(key.lower())
-        return name is not None and _deliver(name, self._debounce, self.history, self.on_press)
+        return name is not None and self.press(name)
 
-    press = key
+    def press(self, name: str) -> bool:
+        """Press button ``name`` (``undo``/``go``); True if accepted."""
+        return _deliver(name, self._debounce, self.history, self.on_press)
 
-    def close(self) -> None:
-        pass
 
-
-class NullButtons:
+class NullButtons(Device):
     """No buttons (they failed to start); ``status`` says why."""
 
     def __init__(self, reason: str):
@@ -146,6 +171,3 @@ class NullButtons:
 
     def press(self, name: str) -> bool:
         return False
-
-    def close(self) -> None:
-        pass

@@ -1,16 +1,17 @@
-"""The WS2812B LED strip beside the lanes: the lane map and the strip backends.
+"""The WS2812B LED strip beside the lanes: the strip backends (pixels by chain index; the board geometry is
+``companion.lights.lanemap``).
 
 Wiring (see README "Hardware"): strip data in <- 74AHCT125 level shifter <- GPIO10 (SPI0 MOSI, pin 19);
 a 5 V supply sized for the LED count feeds the strip; its ground is joined to the Pi's ground.
 
->>> lanes = LaneMap.default(lanes=4, spaces=14, per_space=2)
->>> list(lanes.pixels_for(2, 1))
-[28, 29]
->>> with MockStrip(lanes.count) as strip:
-...     strip.show([(255, 0, 0)] * lanes.count)
+>>> with MockStrip(112) as strip:
+...     strip.show([(255, 0, 0)] * 112)
+>>> strip.closed, strip.last[0]
+(True, (0, 0, 0))
 
-- :class:`LaneMap`: where each (lane, space) is on the strip;
-- :class:`LedStrip`: the interface (``count``, ``show(pixels)``, ``off()``, ``close()``, context manager);
+- :class:`LedStrip`: the base of every backend (:class:`hardware.device.Strip`: ``count``, ``show(pixels)``,
+  ``off()``, ``close()``, ``closed``, context manager). ``close()`` sends the all-off frame, then releases the
+  device; nothing is written after that (a late ``show`` or ``off`` does nothing);
 - :class:`Ws281xStrip` (rpi_ws281x on a Pi 3/4), :class:`SpiWs2812Strip` (spidev on a Pi 5, bits encoded
   by :func:`encode_ws2812`), :class:`MockStrip` (records frames, optional pygame window), :class:`NullStrip`
   (a no-op standing in for a strip that failed to start).
@@ -24,176 +25,19 @@ from __future__ import annotations
 import atexit
 import logging
 import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from types import FrameType
+from typing import Any, Callable, Sequence
+
+from hardware.device import Device, Pixel
 
 log = logging.getLogger(__name__)
 
-Pixel = tuple[int, int, int]
 OFF: Pixel = (0, 0, 0)
 ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
-
-
-# ----- lane map ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class LaneSpec:
-    """One lane on the strip: ``segment`` (index into the map's segment starts), ``first`` pixel of the lane
-    within that segment, ``per_space`` pixels per space, ``direction`` +1 when space 1 is at the lane's
-    lowest pixel index, -1 when the lane runs the other way (a strip folded back along the next lane)."""
-
-    segment: int = 0
-    first: int = 0
-    per_space: int = 1
-    direction: int = 1
-
-
-class LaneMap:
-    """Where each track space is on the LED chain.
-
-    ``lanes`` maps lane number (1-based) to :class:`LaneSpec`; ``spaces`` is the spaces per lane;
-    ``segment_starts[k]`` is the chain index of segment k's first pixel (several strip pieces daisy-chained
-    on one data line). The pixels of (lane, space) are ``per_space`` consecutive indices starting at
-    ``segment_starts[segment] + first + (space-1)*per_space`` (direction +1) or counting down from the lane's
-    far end (direction -1). ``count`` is the chain length the map needs.
-    """
-
-    def __init__(self, lanes: Mapping[int, LaneSpec], spaces: int, segment_starts: Sequence[int] = (0,)):
-        self.lanes = dict(sorted(lanes.items()))
-        self.spaces = spaces
-        self.segment_starts = tuple(segment_starts)
-        problems = self._problems()
-        if problems:
-            raise ValueError("lane map: " + "; ".join(problems))
-
-    @classmethod
-    def default(cls, lanes: int = 4, spaces: int = 14, per_space: int = 1) -> "LaneMap":
-        """One segment per lane, chained in lane order, every lane running from space 1 upward."""
-        length = spaces * per_space
-        return cls({n: LaneSpec(n - 1, 0, per_space, 1) for n in range(1, lanes + 1)}, spaces,
-                   [k * length for k in range(lanes)])
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "lane_map") -> "LaneMap":
-        """Build from config data, listing every problem with its key in one ValueError::
-
-            {"spaces": 14, "segments": [0, 14, 28, 42],
-             "lane": {"1": {"segment": 0, "first": 0, "per_space": 1, "direction": 1}, ...}}
-
-        ``segments`` defaults to ``[0]``; ``first``, ``per_space`` and ``direction`` default to 0, 1, 1.
-        """
-        problems: list[str] = []
-
-        def integer(table: Mapping[str, Any], key: str, path: str, low: int, default: int | None = None) -> int:
-            value = table.get(key, default)
-            if value is None:
-                problems.append(f"{path}{key}: missing (expected an integer >= {low})")
-                return low
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                problems.append(f"{path}{key}: {value!r} is not an integer >= {low}")
-                return low
-            return value
-
-        if not isinstance(data, Mapping):
-            raise ValueError(f"{where}: {data!r} is not a table (expected spaces, segments and lane.N tables)")
-        unknown = set(data) - {"spaces", "segments", "lane"}
-        for key in sorted(unknown):
-            problems.append(f"{where}.{key}: unknown key (expected spaces, segments, lane)")
-        spaces = integer(data, "spaces", f"{where}.", 1, 14)
-        segments = data.get("segments", [0])
-        if (not isinstance(segments, list) or not segments
-                or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in segments)):
-            problems.append(f"{where}.segments: {segments!r} is not a list of pixel indices >= 0")
-            segments = [0]
-        table = data.get("lane")
-        lanes: dict[int, LaneSpec] = {}
-        if not isinstance(table, Mapping) or not table:
-            problems.append(f"{where}.lane: missing (expected a table per lane: lane.1, lane.2, ...)")
-            table = {}
-        for key, spec in table.items():
-            path = f"{where}.lane.{key}."
-            try:
-                lane = int(key)
-                if lane < 1:
-                    raise ValueError
-            except (TypeError, ValueError):
-                problems.append(f"{where}.lane.{key}: {key!r} is not a lane number (1, 2, ...)")
-                continue
-            if not isinstance(spec, Mapping):
-                problems.append(f"{path[:-1]}: {spec!r} is not a table (expected segment, first, per_space, "
-                                "direction)")
-                continue
-            for extra in sorted(set(spec) - {"segment", "first", "per_space", "direction"}):
-                problems.append(f"{path}{extra}: unknown key (expected segment, first, per_space, direction)")
-            direction = spec.get("direction", 1)
-            if direction not in (1, -1) or isinstance(direction, bool):
-                problems.append(f"{path}direction: {direction!r} is not 1 or -1")
-                direction = 1
-            lanes[lane] = LaneSpec(integer(spec, "segment", path, 0, 0), integer(spec, "first", path, 0, 0),
-                                   integer(spec, "per_space", path, 1, 1), direction)
-        if problems:
-            raise ValueError("; ".join(problems))
-        try:
-            return cls(lanes, spaces, segments)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {str(exc).removeprefix('lane map: ')}") from None
-
-    def _problems(self) -> list[str]:
-        problems = []
-        if self.spaces < 1:
-            problems.append(f"spaces {self.spaces!r} must be at least 1")
-        if not self.lanes:
-            problems.append("no lanes")
-        taken: dict[int, tuple[int, int]] = {}
-        for lane, spec in self.lanes.items():
-            if not 0 <= spec.segment < len(self.segment_starts):
-                problems.append(f"lane.{lane}.segment: {spec.segment} is not a segment "
-                                f"(expected 0..{len(self.segment_starts) - 1})")
-                continue
-            if spec.direction not in (1, -1) or spec.per_space < 1 or spec.first < 0:
-                problems.append(f"lane.{lane}: {spec} needs direction 1/-1, per_space >= 1, first >= 0")
-                continue
-            for space in range(1, self.spaces + 1):
-                for p in self.pixels_for(lane, space):
-                    if p in taken:
-                        other = taken[p]
-                        problems.append(f"lane.{lane}: space {space} uses pixel {p}, already used by lane "
-                                        f"{other[0]} space {other[1]}")
-                        break
-                    taken[p] = (lane, space)
-                else:
-                    continue
-                break
-        return problems
-
-    @property
-    def count(self) -> int:
-        """The number of pixels the chain needs (highest used index + 1)."""
-        return max(p for lane in self.lanes for p in self.pixels_for(lane, self.spaces) + self.pixels_for(lane, 1)) + 1
-
-    def pixels_for(self, lane: int, space: int) -> list[int]:
-        """The chain indices of (lane, space), ordered from the back of the space toward the finish.
-
-        Raises ValueError for a lane not in the map or a space outside 1..spaces.
-        """
-        spec = self.lanes.get(lane)
-        if spec is None:
-            raise ValueError(f"lane {lane!r} is not in the lane map (expected one of {sorted(self.lanes)})")
-        if not 1 <= space <= self.spaces:
-            raise ValueError(f"space {space!r} is off the lane map (expected 1..{self.spaces})")
-        base = self.segment_starts[spec.segment] + spec.first
-        n = spec.per_space
-        if spec.direction == 1:
-            start = base + (space - 1) * n
-            return list(range(start, start + n))
-        far = base + self.spaces * n - 1
-        start = far - (space - 1) * n
-        return list(range(start, start - n, -1))
-
-    def lane_pixels(self, lane: int) -> list[int]:
-        """Every pixel of ``lane`` from space 1 to the last space."""
-        return [p for s in range(1, self.spaces + 1) for p in self.pixels_for(lane, s)]
 
 
 # ----- strips ---------------------------------------------------------------------------------------------
@@ -202,34 +46,59 @@ def scale(pixel: Pixel, factor: float) -> Pixel:
     return tuple(max(0, min(255, int(round(c * factor)))) for c in pixel)  # type: ignore[return-value]
 
 
-class LedStrip:
+class LedStrip(Device):
     """The LED strip interface: ``count`` pixels, ``show(pixels)`` one full frame, ``off()``, ``close()``.
 
     Use as a context manager to be sure the pixels go off. ``show`` raises ValueError for a frame longer
     than ``count`` or a pixel that is not three ints 0-255 (nothing is shown then). ``status`` is a line for
-    ``hotstreak status`` and the systemd STATUS.
+    ``hotstreak status`` and the systemd STATUS. Writes and ``close`` hold one lock, so a frame from another
+    thread never lands after the release; once closed, ``show`` and ``off`` do nothing.
     """
 
     count: int = 0
     status: str = ""
+    _lock_: threading.Lock | None = None
+
+    @property
+    def _lock(self) -> threading.Lock:
+        if self._lock_ is None:
+            self._lock_ = threading.Lock()
+        return self._lock_
 
     def show(self, pixels: Sequence[Pixel]) -> None:
-        self._write(self._check(pixels))
+        frame = self._check(pixels)
+        with self._lock:
+            if not self.closed:
+                self._write(frame)
 
     def off(self) -> None:
-        self._write([OFF] * self.count)
+        with self._lock:
+            if not self.closed:
+                self._write([OFF] * self.count)
+
+    def off_now(self) -> bool:
+        """``off()`` from a signal handler: skipped (False) when a frame is being written right now (the
+        handler may have interrupted it; ``close()`` on the way out sends the off frame then)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            if self.closed:
+                return False
+            self._write([OFF] * self.count)
+            return True
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
-        try:
-            self.off()
-        finally:
-            self._release()
-
-    def __enter__(self) -> "LedStrip":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        """Send the all-off frame (the last frame), then release the device; later calls do nothing."""
+        with self._lock:
+            if self.closed:
+                return
+            self._closed = True
+            try:
+                self._write([OFF] * self.count)
+            finally:
+                self._release()
 
     def _check(self, pixels: Sequence[Pixel]) -> list[Pixel]:
         if len(pixels) > self.count:
@@ -395,20 +264,20 @@ class MockStrip(LedStrip):
     """A strip for the desktop and tests: every frame shown is recorded in ``frames`` with ``clock()``.
 
     ``keep`` bounds the history (the newest frames stay); ``window=True`` also draws the strip in a pygame
-    window (imported lazily), one row per lane when a ``lane_map`` is given (lane 1 on top, the finish on the
-    right), else the chain wrapped in rows; keys pressed in the window go to ``on_key(key_name)``.
+    window (imported lazily) with one row of pixel indices per item of ``rows`` (e.g. one per lane, lane 1 on
+    top, the finish on the right), else the chain wrapped in rows of 40; keys pressed in the window go to
+    ``on_key(key_name)``.
     """
 
     def __init__(self, count: int, *, clock: Callable[[], float] = time.monotonic, keep: int | None = None,
-                 window: bool = False, lane_map: LaneMap | None = None, on_key: Callable[[str], None] | None = None,
-                 brightness: float = 1.0):
+                 window: bool = False, rows: Sequence[Sequence[int]] | None = None,
+                 on_key: Callable[[str], Any] | None = None, brightness: float = 1.0):
         _check_common(count, brightness, "GRB")
         self.count = count
         self.clock = clock
         self.brightness = brightness
         self.frames: list[Frame] | deque[Frame] = [] if keep is None else deque(maxlen=keep)
-        self.closed = False
-        self._view = _PygameView(count, lane_map, on_key) if window else None
+        self._view = _PygameView(count, rows, on_key) if window else None
         self.status = f"LEDs: mock strip of {count} pixels" + (" in a window" if window else "")
 
     @property
@@ -422,7 +291,6 @@ class MockStrip(LedStrip):
             self._view.draw([scale(p, self.brightness) for p in pixels])
 
     def _release(self) -> None:
-        self.closed = True
         if self._view is not None:
             self._view.close()
 
@@ -430,13 +298,13 @@ class MockStrip(LedStrip):
 class _PygameView:
     """A small pygame window drawing the strip; keeps running quietly if the window cannot open."""
 
-    def __init__(self, count: int, lane_map: LaneMap | None, on_key: Callable[[str], None] | None):
+    def __init__(self, count: int, rows: Sequence[Sequence[int]] | None, on_key: Callable[[str], Any] | None):
         import pygame  # lazy: only when a window is asked for
         self.pg = pygame
         self.on_key = on_key
         self.cell = 18
-        if lane_map is not None:
-            self.rows = [lane_map.lane_pixels(lane) for lane in lane_map.lanes]
+        if rows:
+            self.rows = [list(r) for r in rows]
         else:
             width = 40
             self.rows = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
@@ -478,26 +346,32 @@ class NullStrip(LedStrip):
 
 # ----- all off on exit ------------------------------------------------------------------------------------
 def install_off_on_exit(*strips: LedStrip) -> None:
-    """Turn ``strips`` off at interpreter exit and on SIGTERM (call from the main thread).
+    """Make "all off" the last frame of ``strips`` however the program ends (call from the main thread).
 
-    The SIGTERM handler turns the pixels off, then calls the handler that was installed before (if it was a
-    Python function) or raises ``SystemExit(143)`` so ``finally`` blocks and ``close()`` still run. A program
-    that installs its own SIGTERM handler afterwards should call this again, or turn the strip off itself.
+    At interpreter exit each strip is closed (all off, then released; nothing if it was closed already).
+    On SIGTERM the pixels go off at once (unless the signal interrupted a frame being written: the close on
+    the way out sends the off frame then), then the handler installed before runs (if it was a Python
+    function, e.g. one that ends the main loop, which closes the strip) or ``SystemExit(143)`` is raised so
+    ``finally`` blocks and ``close()`` still run. Nothing is ever written after a strip's ``close()``.
     """
 
-    def all_off() -> None:
+    def close_all() -> None:
         for strip in strips:
             try:
-                strip.off()
+                strip.close()
             except Exception:  # never let an exit path die on a strip error
                 log.exception("could not turn the LEDs off")
 
-    atexit.register(all_off)
+    atexit.register(close_all)
     previous = signal.getsignal(signal.SIGTERM)
 
-    def on_sigterm(signum: int, frame: Any) -> None:
-        all_off()
-        if callable(previous) and previous not in (signal.SIG_IGN, signal.SIG_DFL):
+    def on_sigterm(signum: int, frame: FrameType | None) -> None:
+        for strip in strips:
+            try:
+                strip.off_now()
+            except Exception:
+                log.exception("could not turn the LEDs off")
+        if callable(previous):
             previous(signum, frame)
         else:
             raise SystemExit(128 + signum)

@@ -13,21 +13,25 @@ Three parts:
   repeat window) with counters and the last rejection for status and logs;
 - :class:`SerialScanner`, a pyserial reader thread that opens the port exclusively and reconnects with
   backoff when the port is missing, vanishes or raises;
-- :class:`MockScanner`, lines from a script file (``wait <seconds>`` lines for table pace), a list, or stdin.
+- :class:`hardware.mock_scanner.MockScanner`, lines from a script file (``wait <seconds>`` lines for table
+  pace), a list, or stdin.
 
-Every scanner calls ``on_line(text)`` from its own thread for each accepted code, and has ``start()``,
-``stop(timeout=2.0)``, ``connected`` and ``status``.
+Every scanner calls ``on_line(text)`` from its own thread for each accepted code, and follows
+:class:`hardware.device.Scanner`: ``start()``, ``stop(timeout=2.0)``, ``connected``, ``status``, ``close()``,
+``closed`` and use as a context manager. A keyboard (HID) scanner goes through the same reader
+(:class:`SerialScanner` with a port from :mod:`hardware.hid`), so it gets the same framing, repeat window
+and reconnect.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable
+
+from hardware.device import Device
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +171,7 @@ def _safe_call(on_line: Callable[[str], None], text: str) -> None:
         log.exception("scanner: on_line handler failed for %r", text)
 
 
-class SerialScanner:
+class SerialScanner(Device):
     """Read codes from a USB-serial barcode scanner on ``port`` in a background thread.
 
     The port is opened as ``serial.Serial(port, baud, timeout=0.1, exclusive=True)`` (pyserial, imported
@@ -178,6 +182,8 @@ class SerialScanner:
 
     ``stop()`` ends the thread within ``timeout`` seconds (reads time out every 0.1 s and waits are
     interruptible). ``step()`` runs one iteration of the loop (open attempt or one read) for tests.
+    ``serial_factory`` may return any port-like object (``read(n)`` -> bytes waiting at most ~0.1 s,
+    ``close()``, optional ``in_waiting`` and ``name``), e.g. a grabbed keyboard scanner from :mod:`hardware.hid`.
     """
 
     def __init__(self, port: str, baud: int = 9600, on_line: Callable[[str], None] | None = None, *,
@@ -214,7 +220,7 @@ class SerialScanner:
     @property
     def status(self) -> str:
         if self._state == "connected":
-            return f"scanner connected on {self.port_name}"
+            return f"scanner connected on {getattr(self._port, 'name', None) or self.port_name}"
         if self._state == "disconnected":
             return f"scanner disconnected ({self._reason}), retrying in {_secs(self._retry_in)}"
         if self._state == "stopped":
@@ -238,9 +244,11 @@ class SerialScanner:
             ended = not self._thread.is_alive()
         self._close()
         self._set_state("stopped", "")
+        self._closed = True
         return ended
 
-    close = stop
+    def _release(self) -> None:
+        self.stop()
 
     def step(self) -> None:
         """One iteration: try to open the port (waiting the backoff after a failure), or read once."""
@@ -285,7 +293,11 @@ class SerialScanner:
             return
         self._state, self._reason = state, reason
         if state == "connected":
-            log.info("scanner connected on %s at %d baud", self.port_name, self.baud)
+            name = getattr(self._port, "name", None)
+            if isinstance(name, str) and name != self.port_name:
+                log.info("scanner connected on %s", name)
+            else:
+                log.info("scanner connected on %s at %d baud", self.port_name, self.baud)
         elif state == "disconnected":
             log.warning("scanner on %s unavailable (%s); retrying with backoff %s s",
                         self.port_name, reason, "/".join(_secs(b)[:-2] for b in self.backoff))
@@ -308,136 +320,10 @@ def _open_serial(port: str, baud: int) -> Any:
 
 def _describe(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
-    if isinstance(exc, FileNotFoundError) or "No such file" in text:
+    if (isinstance(exc, FileNotFoundError) and exc.errno is not None) or "No such file" in text:
         return "port not found"
     return text.splitlines()[0][:120]
 
 
 def _secs(value: float) -> str:
     return f"{value:g} s"
-
-
-class MockScanner:
-    """A scanner for the desktop and tests: codes from a list, a script file, or stdin (the keyboard).
-
-    Script format (``path``), one item per line: a code; blank lines and ``#`` comments (also after a code)
-    are ignored; ``wait <seconds>`` pauses (through ``sleep``) for the demo's table pace. With neither
-    ``lines`` nor ``path``, lines are read from ``stdin`` (default ``sys.stdin``) until end of file.
-    ``feed(text)`` pushes text (one or more lines) straight through, for tests.
-
-    Every line goes through a :class:`ScanParser` (default without a repeat window, so a script may repeat a
-    code quickly, e.g. two ``HS-GO``); ``history`` records each accepted code in order; ``done`` is set when
-    the script or stdin has ended. Raises ValueError for a bad ``wait`` line (naming the line).
-    """
-
-    def __init__(self, on_line: Callable[[str], None], lines: Iterable[str] | None = None, *,
-                 path: str | Path | None = None, sleep: Callable[[float], Any] | None = None,
-                 parser: ScanParser | None = None, stdin: TextIO | None = None):
-        self.on_line = on_line
-        self.parser = parser or ScanParser(repeat_window=0.0, on_reject=_log_rejection)
-        self.history: list[str] = []
-        self.done = threading.Event()
-        self._stop = threading.Event()
-        self._sleep = sleep or self._stop.wait
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self.source: str
-        if path is not None:
-            self._items: list[tuple[str, Any]] | None = parse_script(Path(path).read_text(), str(path))
-            self.source = f"script {path}"
-        elif lines is not None:
-            self._items = parse_script("\n".join(lines), "lines")
-            self.source = "scripted lines"
-        else:
-            self._items = None
-            self.source = "keyboard"
-        self._stdin = stdin
-        self._started = False
-
-    @property
-    def connected(self) -> bool:
-        return self._started and not self._stop.is_set()
-
-    @property
-    def status(self) -> str:
-        if not self._started:
-            return f"mock scanner ready ({self.source})"
-        if self._stop.is_set():
-            return f"mock scanner stopped ({self.source})"
-        if self.done.is_set():
-            return f"mock scanner: {self.source} finished after {len(self.history)} codes"
-        return f"mock scanner reading {self.source}"
-
-    def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._started = True
-        self._thread = threading.Thread(target=self._run, name="mock-scanner", daemon=True)
-        self._thread.start()
-
-    def stop(self, timeout: float = 2.0) -> bool:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-            # a stdin read cannot be interrupted; that thread is a daemon and dies with the process
-            return not self._thread.is_alive() or self._items is None
-        return True
-
-    close = stop
-
-    def feed(self, text: str) -> list[str]:
-        """Push ``text`` (lines) through the parser and deliver the accepted codes; returns them."""
-        with self._lock:
-            codes = self.parser.feed(text.encode("utf-8", "replace") + b"\n")
-            for code in codes:
-                self.history.append(code)
-                _safe_call(self.on_line, code)
-        return codes
-
-    def _run(self) -> None:
-        try:
-            if self._items is not None:
-                for kind, value in self._items:
-                    if self._stop.is_set():
-                        return
-                    if kind == "wait":
-                        self._sleep(value)
-                    else:
-                        self.feed(value)
-            else:
-                stream = self._stdin or sys.stdin
-                for line in stream:
-                    if self._stop.is_set():
-                        return
-                    code = line.split("#", 1)[0].strip()
-                    if code:
-                        self.feed(code)
-        finally:
-            self.done.set()
-
-
-def parse_script(text: str, source: str = "script") -> list[tuple[str, Any]]:
-    """Parse scanner script text into ``("code", text)`` and ``("wait", seconds)`` items.
-
-    Raises ValueError naming the source and line number of a bad ``wait`` line.
-    """
-    items: list[tuple[str, Any]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        words = body.split()
-        if words[0].lower() == "wait":
-            try:
-                if len(words) != 2:
-                    raise ValueError
-                seconds = float(words[1])
-                if not 0 <= seconds < 3600:
-                    raise ValueError
-            except ValueError:
-                raise ValueError(f"{source} line {n}: {body!r} is not a pause "
-                                 "(expected 'wait <seconds>', 0 to 3600)") from None
-            items.append(("wait", seconds))
-        else:
-            items.append(("code", body))
-    return items

@@ -27,7 +27,8 @@ from companion.call.console import ConsoleSink
 from companion.lights.sink import LightsSink
 from companion.voice.sink import VoiceSink
 from hardware.audio import MockAudio
-from hardware.leds import LaneMap, MockStrip
+from companion.lights.lanemap import LaneMap
+from hardware.leds import MockStrip
 from conftest import FakeClock
 
 OFF = (0, 0, 0)

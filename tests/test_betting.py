@@ -1,4 +1,4 @@
-"""Tickets, stacks, payouts, the race-3 double, the $0 floor and the open-variant pots (RULES.md 6-7)."""
+"""Tickets, stacks, payouts, the race-3 double, the $0 floor and the open-variant pots (docs/rules.md 6-7)."""
 
 from importlib import resources
 

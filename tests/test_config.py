@@ -18,7 +18,7 @@ def test_default_toml_is_itself_a_valid_config():
 
 
 def test_lane_map_dict_has_one_segment_per_lane():
-    from hardware.leds import LaneMap
+    from companion.lights.lanemap import LaneMap
     data = parse_config(DEFAULT_TOML).lane_map_dict()
     assert data["lane"]["2"] == {"segment": 0, "first": 28, "per_space": 2, "direction": -1}
     lane_map = LaneMap.from_dict(data)

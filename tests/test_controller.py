@@ -142,12 +142,13 @@ def test_a_restarted_controller_resumes_from_the_journal(tmp_path):
     assert status_dict(again.table) == before
 
 
-def test_an_input_stored_but_refused_before_a_crash_is_dropped_on_restart(tmp_path):
+def test_a_stored_input_that_replay_refuses_is_kept_and_marked_not_deleted(tmp_path):
     journal = Journal(tmp_path / "journal.db")
     for text in ("HS-NEW", "HS-PLAYERS-3", "HS-GO", "HS-GO", "HS-GO", "HS15", "HS15"):
-        journal.append(text, "scan", 0.0)  # the second HS15 was stored, then the power went
+        journal.append(text, "scan", 0.0)  # a second HS15 in the file (an older program stored it)
     controller = Controller(journal)
-    assert [e.text for e in journal.entries()][-2:] == ["HS-GO", "HS15"]
+    assert [e.text for e in journal.entries()][-2:] == ["HS15", "HS15"]
+    assert "already revealed" in journal.entries()[-1].skipped and journal.entries()[-2].skipped is None
     assert status_dict(controller.table)["mascots"]["hurley"]["space"] == 6
 
 

@@ -9,27 +9,40 @@ import pytest
 from companion.voice.sounds import effects_for
 from companion.rules.race import play
 from companion.screen.model import sample_model
+from companion.screen.draw import Screen
 from hardware.display import NullDisplay, auto_kind, open_display
 
 
-def test_dummy_display_draws(monkeypatch):
+def test_dummy_display_hands_back_a_surface_the_screen_draws_on(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    screen = open_display("dummy", size=(800, 480))
-    try:
-        assert screen.name == "dummy" and screen.size == (800, 480)
-        assert screen.draw(sample_model("race"), 0.0).get_size() == (800, 480)
+    display = open_display("dummy", size=(800, 480))
+    with display:
+        assert display.name == "dummy" and display.size == (800, 480)
+        screen = Screen(display.surface, display=display)
+        assert screen.draw(sample_model("race"), 0.0) is display.surface
         screen.present()
-    finally:
-        screen.close()
+    assert display.closed
+
+
+def test_window_keys_reach_on_key_when_presented(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    keys: list[str] = []
+    quit_ = []
+    with open_display("dummy", size=(320, 240), on_key=keys.append, on_quit=lambda: quit_.append(1)) as display:
+        for key in (pygame.K_u, pygame.K_g, pygame.K_SPACE):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        display.present()
+    assert keys == ["u", "g", "space"] and quit_ == [1]
 
 
 def test_no_display_is_a_null_display_with_one_log_line(monkeypatch, caplog):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # restored after; Screen sets the driver it is given
     with caplog.at_level(logging.WARNING, "hotstreak.display"):
         d = open_display("kmsdrm")  # no KMS device in a test run
-        d.draw(sample_model("race"), 0.0)
         d.present()
-        assert d.poll() == []
+        assert d.surface is None or not isinstance(d, NullDisplay)
     if not isinstance(d, NullDisplay):
         d.close()
         pytest.skip("this machine has a KMS display")

@@ -76,10 +76,10 @@ def test_scanner_in_keyboard_mode_by_input_name(pi):
     (pi / "dev/hotstreak-scanner").unlink()
     (pi / "dev/ttyACM0").unlink()
     write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
-    [problem] = run_checks(pi, which=which_all).problems
-    assert "keyboard (HID) mode" in problem.message
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
+    assert "keyboard (HID) mode" in problem.message and "python-evdev" in problem.message
     assert "usb-Netum_Barcode_Scanner-event-kbd" in problem.message
-    assert "USB serial mode" in problem.fix
+    assert "pip install evdev" in problem.fix and "USB serial mode" in problem.fix
 
 
 def test_scanner_in_keyboard_mode_by_vendor_id(pi):
@@ -89,9 +89,47 @@ def test_scanner_in_keyboard_mode_by_vendor_id(pi):
     write(pi / "sys/class/input/input5/id/vendor", "05e0\n")
     write(pi / "sys/class/input/input6/name", "HID 046d:c52b Keyboard\n")   # an ordinary keyboard
     write(pi / "sys/class/input/input6/id/vendor", "046d\n")
-    [problem] = run_checks(pi, which=which_all).problems
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
     assert "keyboard (HID) mode" in problem.message and "Zebra/Symbol" in problem.message
     assert "046d" not in problem.message
+
+
+def keyboard_scanner_only(pi: Path) -> Path:
+    (pi / "dev/hotstreak-scanner").unlink()
+    (pi / "dev/ttyACM0").unlink()
+    return write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
+
+
+def test_keyboard_scanner_works_in_auto_and_hid_mode_with_evdev(pi):
+    path = keyboard_scanner_only(pi)
+    for mode in ("auto", "hid"):
+        notes: list[str] = []
+        assert doctor.check_scanner(pi, mode=mode, has_module=lambda name: True, notes=notes) == []
+        assert "read in HID mode, grabbed" in notes[0] and path.name in notes[0]
+
+
+def test_keyboard_scanner_in_serial_mode_names_both_ways_out(pi):
+    keyboard_scanner_only(pi)
+    [problem] = doctor.check_scanner(pi, mode="serial", has_module=lambda name: True)
+    assert "keyboard (HID) mode" in problem.message
+    assert "USB serial mode" in problem.fix and 'mode = "hid"' in problem.fix
+
+
+def test_hid_mode_without_a_keyboard_scanner_or_with_a_wrong_device(pi):
+    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)  # only a serial one here
+    assert "no keyboard-mode scanner found" in problem.message and "hid_device" in problem.fix
+    [problem] = doctor.check_scanner(pi, mode="hid", hid_device="/dev/input/by-id/usb-Gone-event-kbd")
+    assert problem.message.startswith("the keyboard scanner /dev/input/by-id/usb-Gone-event-kbd")
+
+
+def test_scanner_mode_comes_from_the_config(pi, tmp_path):
+    keyboard_scanner_only(pi)
+    config = write(tmp_path / "hotstreak.toml", '[scanner]\nmode = "serial"\n')
+    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
+    assert [p.check for p in report.problems] == ["scanner"] and 'mode = "hid"' in report.problems[0].fix
+    config.write_text('[scanner]\nmode = "hid"\n')
+    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
+    assert report.ok and "HID mode" in report.notes[0]
 
 
 def test_ordinary_keyboard_is_not_a_scanner(pi):

@@ -1,4 +1,4 @@
-"""The game state machine driven through its public API (Game.apply), RULES.md sections 6-7."""
+"""The game state machine driven through its public API (Game.apply), docs/rules.md sections 6-7."""
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -45,7 +45,7 @@ def test_bounces_within_the_window_are_dropped_and_later_presses_kept(rig):
         clock.t = t
         tap(factory, 17)
     assert pressed == ["undo"]
-    clock.t = 10.0 + 0.06
+    clock.t = 10.049 + 0.06  # a press 60 ms after the last bounce settled
     tap(factory, 17)
     assert pressed == ["undo", "undo"]
     assert buttons.history == pressed
@@ -83,3 +83,38 @@ def test_key_buttons_map_keys_with_debounce():
     assert k.key("G") and k.key("U")
     assert not k.key("x")
     assert pressed == ["undo", "go", "go", "undo"]
+
+
+def test_a_bounce_on_release_after_a_long_hold_is_not_a_press(rig):
+    factory, clock, pressed, _ = rig
+    pin = factory.pin(27)
+    pin.drive_low()                       # GO pressed ...
+    clock.t += 2.0                        # ... and held for two seconds
+    for dt, level in ((0.0, 1), (0.002, 0), (0.003, 1), (0.006, 0), (0.007, 1)):  # released, with bounce
+        clock.t += dt
+        pin.drive_high() if level else pin.drive_low()
+    assert pressed == ["go"]              # one GO: two would skip the draft from setup
+    clock.t += 0.2
+    tap(factory, 27)                      # the next real press counts
+    assert pressed == ["go", "go"]
+
+
+def test_a_quick_tap_shorter_than_the_window_still_allows_the_next_press(rig):
+    factory, clock, pressed, _ = rig
+    pin = factory.pin(17)
+    pin.drive_low()
+    clock.t += 0.02                       # released after 20 ms (inside the window)
+    pin.drive_high()
+    clock.t += 0.1
+    tap(factory, 17)
+    assert pressed == ["undo", "undo"]
+
+
+def test_key_buttons_press_by_button_name_and_by_key():
+    pressed: list[str] = []
+    k = KeyButtons(pressed.append, clock=FakeClock(0.0), debounce=0.0)
+    assert k.press("go") and k.key("u") and not k.key("q")
+    assert pressed == ["go", "undo"] and k.history == pressed
+    with k:
+        pass
+    assert k.closed

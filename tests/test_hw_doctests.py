@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["hardware", "hardware.scanner", "hardware.leds", "hardware.buttons",
+@pytest.mark.parametrize("name", ["hardware", "hardware.scanner", "hardware.leds", "hardware.buttons", "hardware.device",
+                                  "hardware.board", "hardware.pins", "hardware.hid", "hardware.mock_scanner", "hardware.audio", "companion.lights.lanemap",
                                   "companion.lights.render"])
 def test_docstring_examples(name, monkeypatch):
     monkeypatch.delenv("HOTSTREAK_HARDWARE", raising=False)

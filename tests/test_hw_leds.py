@@ -1,4 +1,4 @@
-"""The lane map, the LED backends against fake rpi_ws281x / spidev modules, the WS2812 SPI encoder."""
+"""The LED backends against fake rpi_ws281x / spidev modules, the WS2812 SPI encoder."""
 
 from __future__ import annotations
 
@@ -9,62 +9,9 @@ import types
 
 import pytest
 
-from hardware.leds import (LaneMap, LaneSpec, MockStrip, NullStrip, SpiWs2812Strip, Ws281xStrip, encode_ws2812,
-                           install_off_on_exit)
+from hardware.leds import MockStrip, NullStrip, SpiWs2812Strip, Ws281xStrip, encode_ws2812, install_off_on_exit
 
 RED, WHITE, OFF = (255, 0, 0), (255, 255, 255), (0, 0, 0)
-
-
-# ----- lane map -------------------------------------------------------------------------------------------
-def test_default_map_one_segment_per_lane():
-    m = LaneMap.default(lanes=4, spaces=14, per_space=2)
-    assert m.count == 112
-    assert m.pixels_for(1, 1) == [0, 1]
-    assert m.pixels_for(1, 14) == [26, 27]
-    assert m.pixels_for(4, 3) == [88, 89]
-
-
-def test_reversed_lane_counts_down_from_its_far_end():
-    m = LaneMap({1: LaneSpec(0, 0, 2, 1), 2: LaneSpec(0, 28, 2, -1)}, spaces=14)
-    assert m.pixels_for(2, 1) == [55, 54]   # space 1 of lane 2 is at the far end of the fold-back
-    assert m.pixels_for(2, 14) == [29, 28]
-    assert m.count == 56
-    assert m.lane_pixels(2)[:3] == [55, 54, 53]
-
-
-def test_from_dict_with_segments_and_string_lane_keys():
-    m = LaneMap.from_dict({"spaces": 14, "segments": [0, 100],
-                           "lane": {"1": {"segment": 0}, "2": {"segment": 1, "first": 3, "per_space": 3,
-                                                                "direction": -1}}})
-    assert m.pixels_for(1, 2) == [1]
-    assert m.pixels_for(2, 1) == [144, 143, 142]
-    assert m.pixels_for(2, 14) == [105, 104, 103]
-
-
-def test_from_dict_lists_every_problem_with_its_key():
-    with pytest.raises(ValueError) as err:
-        LaneMap.from_dict({"spaces": 0, "colour": 1,
-                           "lane": {"1": {"per_space": "two", "direction": 2}, "x": {}}}, where="leds.lane_map")
-    text = str(err.value)
-    for part in ("leds.lane_map.colour: unknown key", "leds.lane_map.spaces: 0 is not an integer >= 1",
-                 "leds.lane_map.lane.1.per_space: 'two'", "leds.lane_map.lane.1.direction: 2 is not 1 or -1",
-                 "leds.lane_map.lane.x: 'x' is not a lane number"):
-        assert part in text
-
-
-def test_overlapping_lanes_and_bad_segment_are_refused():
-    with pytest.raises(ValueError, match="lane.2: space 1 uses pixel 0, already used by lane 1 space 1"):
-        LaneMap({1: LaneSpec(), 2: LaneSpec()}, spaces=3)
-    with pytest.raises(ValueError, match=r"leds.lane_map: lane.1.segment: 2 is not a segment \(expected 0..0\)"):
-        LaneMap.from_dict({"lane": {"1": {"segment": 2}}}, where="leds.lane_map")
-
-
-def test_pixels_for_bad_lane_or_space_names_it():
-    m = LaneMap.default()
-    with pytest.raises(ValueError, match=r"lane 5 is not in the lane map"):
-        m.pixels_for(5, 1)
-    with pytest.raises(ValueError, match=r"space 15 is off the lane map \(expected 1..14\)"):
-        m.pixels_for(1, 15)
 
 
 # ----- mock strip -----------------------------------------------------------------------------------------
@@ -303,13 +250,81 @@ def test_mock_window_draws_lanes_and_forwards_keys(monkeypatch):
     pygame = pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     keys: list[str] = []
-    lanes = LaneMap.default(lanes=2, spaces=3)
-    strip = MockStrip(lanes.count, window=True, lane_map=lanes, on_key=keys.append)
+    rows = [[0, 1, 2], [5, 4, 3]]  # two lanes of three pixels, the second folded back
+    strip = MockStrip(6, window=True, rows=rows, on_key=keys.append)
     try:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_u))
-        strip.show([RED] * lanes.count)
+        strip.show([RED] * 6)
         surface = pygame.display.get_surface()
         assert surface.get_at((4 + 9, 4 + 9))[:3] == RED  # first pixel of lane 1 drawn in red
         assert keys == ["u"]
     finally:
         strip.close()
+
+
+# ----- all off is the last frame on every exit path ----------------------------------------------------------
+class WatchedPixelStrip(FakePixelStrip):
+    """A fake rpi_ws281x strip that counts what the real one would do after its memory is freed."""
+
+    during_show = None  # called inside show(), e.g. to deliver a signal in the middle of a frame
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.after_cleanup = 0
+
+    def setPixelColorRGB(self, n, red, green, blue, white=0):
+        self.after_cleanup += self.cleaned
+        super().setPixelColorRGB(n, red, green, blue, white)
+
+    def show(self):
+        self.after_cleanup += self.cleaned
+        super().show()
+        if WatchedPixelStrip.during_show is not None:
+            hook, WatchedPixelStrip.during_show = WatchedPixelStrip.during_show, None
+            hook()
+
+
+@pytest.fixture
+def watched(fake_ws281x, monkeypatch):
+    fake_ws281x.PixelStrip = WatchedPixelStrip
+    before = signal.getsignal(signal.SIGTERM)
+    yield
+    WatchedPixelStrip.during_show = None
+    signal.signal(signal.SIGTERM, before)
+
+
+def test_sigterm_in_a_kiosk_loop_ends_with_all_off_and_nothing_after_cleanup(watched):
+    import threading
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda s, f: stop.set())   # what the kiosk installs first
+    strip = Ws281xStrip(3, brightness=1.0)
+    install_off_on_exit(strip)
+    frames = 0
+    while not stop.is_set():                                   # the main loop keeps rendering frames
+        strip.show([RED] * 3)
+        frames += 1
+        if frames == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+    strip.show([RED] * 3)      # a sink rendering once more on the way out
+    strip.close()              # the kiosk's close
+    strip.close()              # the atexit close: nothing more
+    signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)    # a second SIGTERM after the cleanup
+    fake = WatchedPixelStrip.instances[-1]
+    assert fake.cleaned and fake.after_cleanup == 0
+    assert fake.shown[-1] == [OFF] * 3
+
+
+def test_sigterm_in_the_middle_of_a_frame_exits_with_all_off_last(watched):
+    strip = Ws281xStrip(2, brightness=1.0)
+    install_off_on_exit(strip)                                 # no earlier handler: SystemExit(143)
+    handler = signal.getsignal(signal.SIGTERM)
+    WatchedPixelStrip.during_show = lambda: handler(signal.SIGTERM, None)
+    with pytest.raises(SystemExit) as exc:
+        try:
+            strip.show([WHITE, WHITE])                          # the signal lands inside this write
+        finally:
+            strip.close()
+    assert exc.value.code == 143
+    fake = WatchedPixelStrip.instances[-1]
+    assert fake.shown[-1] == [OFF, OFF] and fake.cleaned and fake.after_cleanup == 0
+    assert strip.closed

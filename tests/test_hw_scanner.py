@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from hardware.scanner import MockScanner, ScanParser, SerialScanner, parse_script
+from hardware.mock_scanner import MockScanner, parse_script
+from hardware.scanner import ScanParser, SerialScanner
 from conftest import FakeClock
 
 

@@ -1,4 +1,4 @@
-"""The SQLite journal: durable appends, WAL + synchronous=FULL, undo as a stack, discards."""
+"""The SQLite journal: durable appends, WAL + synchronous=FULL, undo as a stack, marks."""
 
 import sqlite3
 
@@ -25,23 +25,25 @@ def test_wal_and_full_sync_are_on(tmp_path):
 def test_undo_takes_back_the_last_effective_input_each_time(tmp_path):
     j = Journal(tmp_path / "j.db")
     for text in ["A", "B", "HS-UNDO", "C", "HS-UNDO", "HS-UNDO", "D"]:
-        j.append(text, "scan", 0.0)
+        j.undo("scan", 0.0) if text == "HS-UNDO" else j.append(text, "scan", 0.0)
     assert [e.text for e in j.effective()] == ["D"]
 
 
 def test_undo_with_nothing_left_is_harmless(tmp_path):
     j = Journal(tmp_path / "j.db")
-    j.append("HS-UNDO", "scan", 0.0)
+    assert j.undo("scan", 0.0) is None  # nothing stored
     j.append("A", "scan", 0.0)
     assert [e.text for e in j.effective()] == ["A"]
 
 
-def test_discard_removes_a_refused_input(tmp_path):
+def test_a_mark_is_kept_with_the_input_and_cleared_when_it_applies_again(tmp_path):
     j = Journal(tmp_path / "j.db")
-    keep = j.append("A", "scan", 0.0)
-    bad = j.append("garbage", "scan", 0.0)
-    j.discard(bad.id)
-    assert [e.id for e in j.entries()] == [keep.id]
+    a = j.append("A", "scan", 0.0)
+    b = j.append("B", "scan", 0.0)
+    j.mark({b.id: "unknown card"}, [])
+    assert [(e.id, e.skipped) for e in j.entries()] == [(a.id, None), (b.id, "unknown card")]
+    j.mark({}, [b.id])
+    assert [e.skipped for e in j.entries()] == [None, None]
 
 
 def test_a_second_reader_sees_committed_rows_while_the_writer_is_open(tmp_path):

@@ -7,7 +7,8 @@ import pytest
 from companion.lights.render import (AMBER, CHASE_STEP, CHASE_TAIL, DEFAULT_COLOURS, FALLEN_DIM, RED, STAR_MARKER, WHITE,
                               Effects, render_lanes)
 from companion.rules import Mascot, Race
-from hardware.leds import LaneMap, MockStrip, scale
+from companion.lights.lanemap import LaneMap
+from hardware.leds import MockStrip, scale
 
 G, H, D, M = (DEFAULT_COLOURS[m] for m in (Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM))
 OFF = (0, 0, 0)

@@ -77,7 +77,7 @@ def test_spidev_bufsiz_agrees_with_the_install_script():
 def test_led_wiring_text_uses_the_config_keys():
     from companion.kiosk.config import DEFAULT_TOML
     assert "pixels_per_space" in DEFAULT_TOML and "lanes" in DEFAULT_TOML
-    assert "`pixels_per_space`" in README and "(`lanes`," in README
+    assert "`pixels_per_space`" in README and "`[leds] lanes`" in README
     assert "`per_space`" not in README and "`segments`" not in README
 
 

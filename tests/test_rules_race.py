@@ -1,4 +1,4 @@
-"""One named test per rule of RULES.md sections 3-5, on the pure engine (companion.rules.Race)."""
+"""One named test per rule of docs/rules.md sections 3-5, on the pure engine (companion.rules.Race)."""
 
 import pytest
 

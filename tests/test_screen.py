@@ -21,7 +21,7 @@ from conftest import hotstreak
 
 @pytest.fixture(scope="module")
 def screen():
-    s = Screen((1280, 720), driver="dummy")
+    s = Screen.offscreen((1280, 720))
     yield s
     s.close()
 

@@ -1,4 +1,4 @@
-"""Each side bet predicate on hand-built races: one where it happens, one where it almost does (RULES.md 6)."""
+"""Each side bet predicate on hand-built races: one where it happens, one where it almost does (docs/rules.md 6)."""
 
 from pathlib import Path
 
@@ -123,7 +123,7 @@ def test_side_bet_data_lists_every_problem(tmp_path):
     assert len(problems) == 4
 
 
-# ----- the 15th card of a pass: side bets are checked after the card, before the fold (RULES.md 4, 6) -----
+# ----- the 15th card of a pass: side bets are checked after the card, before the fold (docs/rules.md 4, 6) -----
 def fifteenth(card_id: str, position: str, card: str, track=None) -> tuple[bool, Race]:
     """Reveal ``card`` as the 15th of pass 1 from ``position``; the deck then runs out and the mat folds."""
     race = Race.from_position(f"{position} fold:0 pass:1 rev:14 cards:-", track)

@@ -228,13 +228,14 @@ def test_mock_audio_records_and_null_audio_logs_once(caplog):
 def test_pygame_mixer_on_the_dummy_driver_plays_voice_and_effects(tmp_path, monkeypatch):
     pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # restored after the test
-    audio = open_audio("pygame", driver="dummy")
+    from companion.call.announcer import sounds_dir
+    effects_dir = sounds_dir() / "effects"
+    audio = open_audio("pygame", driver="dummy", effects=effects_dir)
     if audio.name != "pygame":
         pytest.skip("no mixer here")
     try:
-        from hardware.audio import effects_dir
         audio.play_effect("finish")
-        audio.play_voice(effects_dir() / "crowd.wav")
+        audio.play_voice(effects_dir / "crowd.wav")
         assert audio.voice_busy()
         audio.stop_voice()
         assert not audio.voice_busy()

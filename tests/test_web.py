@@ -329,8 +329,8 @@ def test_the_qr_address_follows_a_new_lan_address():
     addresses = iter(["http://127.0.0.1:8080/", "http://192.168.1.20:8080/"])
     screen = NS(join_url=None)
     published = []
-    sink = WebSink(lambda fn, *args: published.append(args), NS(publish=None, outcome=None), journal=None,
-                   last_result=lambda: None, address="http://127.0.0.1:8080/", refresh=lambda: next(addresses))
+    sink = WebSink(lambda fn, *args: published.append(args), NS(publish=None, outcome=None), entries=list,
+                   address="http://127.0.0.1:8080/", refresh=lambda: next(addresses))
     sink.show_on([screen])
     assert screen.join_url == "http://127.0.0.1:8080/"
     sink.render(Table(), now=0.0)  # no network yet: same address

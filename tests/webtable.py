@@ -27,8 +27,8 @@ class LiveTable:
                                      limit=limit)
         self.server.start()
         self.url = self.server.url
-        self.sink = WebSink(self.server.post, self.server.hub, journal=self.journal,
-                            last_result=lambda: self.controller.last_result, odds=odds or (lambda: None),
+        self.sink = WebSink(self.server.post, self.server.hub, entries=lambda: self.controller.entries,
+                            odds=odds or (lambda: None),
                             language=language, address=self.url, on_close=self.server.close)
         self.controller.sinks.extend([self.sink, *extra_sinks])
         self.stop = threading.Event()

@@ -20,6 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scanner", metavar="PORT", help=f"the scanner port (default: {doctor.SCANNER_LINK})")
     p.add_argument("--config", metavar="F", default=os.environ.get("HOTSTREAK_CONFIG") or None,
                    help="also check that this config file is valid (default: $HOTSTREAK_CONFIG if set)")
+    p.add_argument("--db", metavar="F", help="also check this journal file (default: the config's journal, if it exists)")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object: {"ok": bool, "problems": [{"check", "message", "fix"}], "notes": []}')
 
@@ -28,7 +29,15 @@ def run(args: argparse.Namespace) -> int:
     root = Path(args.root)
     if not root.is_dir():
         raise ValueError(f"--root {args.root!r} is not a directory")
-    report = doctor.run_checks(root, user=args.user, scanner_port=args.scanner, config_path=args.config)
+    journal = args.db
+    if journal is None and args.root == "/":
+        try:
+            from companion.kiosk.config import load_config
+            journal = str(load_config(args.config).journal)
+        except Exception:  # noqa: BLE001 - a bad config is reported by its own check
+            journal = None
+    report = doctor.run_checks(root, user=args.user, scanner_port=args.scanner, config_path=args.config,
+                               journal_path=journal)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:

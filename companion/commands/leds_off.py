@@ -21,7 +21,7 @@ DEFAULT_OFF_COUNT = 300
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hardware", choices=["auto", "pi", "mock"], default=None,
-                   help="hardware mode (default: $HOTSTREAK_HARDWARE, else auto-detect the Pi)")
+                   help="hardware mode (default: $HOTSTREAK_HARDWARE, then the config's hardware, else auto-detect the Pi)")
     p.add_argument("--led-count", type=int, default=None,
                    help=f"pixels on the strip (default {DEFAULT_OFF_COUNT}; more than the strip has is harmless)")
     p.add_argument("--config", help="config file (TOML): its LED pin, DMA, order and backend are used")
@@ -33,16 +33,17 @@ def run(args: argparse.Namespace) -> int:
     count = DEFAULT_OFF_COUNT if args.led_count is None else args.led_count
     if count < 1:
         raise ValueError(f"--led-count {count} must be a positive number of pixels")
-    mode = resolve_mode(args.hardware)
-    options: dict = {"backend": args.led_backend}
+    options: dict[str, object] = {"backend": args.led_backend}
+    configured = None
     if args.config or os.environ.get("HOTSTREAK_CONFIG"):
         cfg = load_config(args.config)
+        configured = cfg.hardware
         options.update(pin=cfg.led_pin, dma=cfg.led_dma, order=cfg.led_order)
         if args.led_backend == "auto" and cfg.led_backend != "auto":
             options["backend"] = cfg.led_backend
         if args.led_count is None:
             count = max(count, cfg.led_count)
-    strip, why = make_strip(mode, count, options)
+    strip, why = make_strip(resolve_mode(args.hardware, config=configured), count, options)
     if why:
         print(f"hotstreak leds-off: cannot open the LED strip: {why}", file=sys.stderr)
         return 1

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from companion.kiosk.wiring import build, install_signal_handlers
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", help="config file (TOML); default: $HOTSTREAK_CONFIG or built-in defaults")
     p.add_argument("--hardware", choices=["auto", "pi", "mock"],
-                   help="device backends (default: $HOTSTREAK_HARDWARE, then the config)")
+                   help="device backends (default: $HOTSTREAK_HARDWARE, then the config's hardware, then auto)")
     p.add_argument("--scanner", metavar="PORT", help="scanner serial port (default: from the config)")
     p.add_argument("--db", help="journal file (default: from the config)")
     p.add_argument("--track", metavar="F", help="track data file (TOML); overrides the config's paths.track")
@@ -39,8 +38,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     cfg = dataclasses.replace(cfg, track=Path(args.track) if args.track else cfg.track,
                               deck=Path(args.deck) if args.deck else cfg.deck)
-    mode = args.hardware or os.environ.get("HOTSTREAK_HARDWARE") or cfg.hardware
-    kiosk = build(cfg, mode=mode, db=args.db or cfg.journal, scanner=args.scanner,
+    kiosk = build(cfg, mode=args.hardware, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
                   prerender=True, web=getattr(args, "web", None))
     install_signal_handlers(kiosk)

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.screen.draw import Screen
     from companion.screen.model import sample_model
     model = sample_model(args.screen)
-    screen = Screen(size, driver="dummy")
+    screen = Screen.offscreen(size)
     try:
         screen.draw(model, args.now)
         screen.save(str(out))

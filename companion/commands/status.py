@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from companion.kiosk.config import load_config
@@ -27,8 +28,18 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
                          "give it with --db or paths.journal)")
-    with Journal(path) as journal:
-        table = replay(journal.effective(), load_track(cfg.track), load_deck(cfg.deck))
+    from companion.kiosk.journal import JournalError
+    from companion.kiosk.recovery import check
+    try:
+        journal = Journal(path)
+    except JournalError as exc:
+        if exc.kind != "unwritable":
+            raise
+        journal = Journal(path, readonly=True)
+    with journal:
+        table = replay(journal.current(), load_track(cfg.track), load_deck(cfg.deck))
+    for problem, fix in check(path):  # on stderr, so --json stays one object
+        print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)
     if args.json:
         print(json.dumps(status))

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
+from hardware.pins import pin_problems
 
 DEFAULT_TOML = """\
 hardware = "auto"          # auto | pi | mock  (env HOTSTREAK_HARDWARE overrides)
@@ -27,8 +28,11 @@ deck = ""
 cache = ""                 # rendered voice cache; "" = ~/.cache/hotstreak
 
 [scanner]
-port = "/dev/hotstreak-scanner"   # the udev symlink (systemd/99-hotstreak-scanner.rules)
+mode = "auto"              # auto | serial | hid  (auto: the serial port if it exists, else a keyboard scanner)
+port = "/dev/hotstreak-scanner"   # serial (CDC) mode: the udev symlink (systemd/99-hotstreak-scanner.rules)
 baud = 9600
+hid_device = ""            # hid mode: the scanner's event device; "" = /dev/input/hotstreak-scanner, else found
+layout = "us"              # hid mode: the keyboard layout the scanner types in: us | de | fr
 repeat_window = 0.8        # seconds: the same code again within this is one scan
 max_length = 64            # longer lines are garbage
 
@@ -115,8 +119,11 @@ class Config:
     track: Path | None = None
     deck: Path | None = None
     cache: Path = field(default_factory=_cache_dir)
+    scanner_mode: str = "auto"
     scanner_port: str = "/dev/hotstreak-scanner"
     baud: int = 9600
+    hid_device: str = ""
+    layout: str = "us"
     repeat_window: float = 0.8
     max_length: int = 64
     buttons: dict[str, int] = field(default_factory=lambda: {"undo": 17, "go": 27})
@@ -142,7 +149,7 @@ class Config:
     web_hosts: tuple[str, ...] = ()
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
-        """The LED lane map in the form of ``hardware.leds.LaneMap.from_dict`` (one chain, one segment)."""
+        """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
         return {"spaces": spaces, "segments": [0],
                 "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": self.pixels_per_space,
                                       "direction": seg.direction} for i, seg in enumerate(self.lanes)}}
@@ -179,7 +186,7 @@ class _Reader:
 _TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game", "web"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
-    "scanner": {"port", "baud", "repeat_window", "max_length"},
+    "scanner": {"mode", "port", "baud", "hid_device", "layout", "repeat_window", "max_length"},
     "buttons": {"undo", "go", "debounce"},
     "leds": {"count", "pixels_per_space", "order", "brightness", "pin", "dma", "backend", "lanes"},
     "colours": {m.value for m in MASCOTS},
@@ -253,7 +260,11 @@ def parse_config(text: str, source: str = "config") -> Config:
         track=path_or(r.get("paths.track", str, ""), None),
         deck=path_or(r.get("paths.deck", str, ""), None),
         cache=path_or(r.get("paths.cache", str, ""), None) or _cache_dir(),
+        scanner_mode=r.get("scanner.mode", str, "auto", lambda v: v in ("auto", "serial", "hid"), "auto, serial or hid"),
         scanner_port=r.get("scanner.port", str, defaults["scanner"]["port"], bool, "a device path"),
+        hid_device=r.get("scanner.hid_device", str, "", lambda v: v == "" or v.startswith("/dev/"),
+                         "\"\" or a device path under /dev/input"),
+        layout=r.get("scanner.layout", str, "us", lambda v: v in ("us", "de", "fr"), "us, de or fr"),
         baud=r.get("scanner.baud", int, 9600, lambda v: v in (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200),
                    "a standard baud rate such as 9600 or 115200"),
         repeat_window=float(r.get("scanner.repeat_window", (int, float), 0.8, lambda v: 0 <= v <= 10, "0..10 s")),
@@ -285,6 +296,8 @@ def parse_config(text: str, source: str = "config") -> Config:
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")
+    r.problems += pin_problems(led_pin=cfg.led_pin, led_dma=cfg.led_dma, led_backend=cfg.led_backend,
+                               buttons=cfg.buttons, audio=cfg.voice or cfg.effects)
     if len(cfg.lanes) != 4:
         r.problems.append(f"leds.lanes: {len(cfg.lanes)} segments (expected one per lane: 4)")
     del pos

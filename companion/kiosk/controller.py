@@ -1,13 +1,18 @@
 """The kiosk controller: inputs in (scanner, buttons, keys, scripts), journal, table, sinks out.
 
-One main loop (``Controller.run``) takes inputs from a thread-safe queue, stores each in the journal, applies
-it to the table and hands the events to the sinks (LED lights, screen, voice, status). Devices feed the queue
-from their own threads through ``submit``; nothing else touches the table.
+One main loop (``Kiosk.run_forever`` calling ``Controller.step``) takes inputs from a thread-safe queue in
+bounded batches, stores each in the journal, applies it to the table and hands the events to the sinks (LED
+lights, screen, voice, status). Devices feed the queue from their own threads through ``submit``; nothing else
+touches the table.
 
-Order for every input: store it in the journal (committed), apply it; if the table refuses it, remove it from
-the journal again and tell the sinks (a one-line message, nothing changed). Only then do the sinks act on the
-events. A crash between the two steps leaves a stored input that replay refuses again and discards, so no
-input is lost or applied twice.
+Order for every input: the table tries it (a refused input changes nothing and is never stored); an accepted
+one is stored in the journal (committed) and only then do the sinks act on its events. When the journal cannot
+save (SD card full, read-only, locked), the input is taken back and refused like any other ("can't save -
+check the SD card"), ``problem`` says what is wrong, and the controller retries every few seconds; play goes
+on once it saves again. A crash between the two steps loses an input nobody saw accepted.
+
+The table is the replay of the current game only (from the latest ``HS-NEW`` still in effect). An input that
+no longer applies on replay (an edited data file) is kept in the journal, marked and reported, never deleted.
 """
 
 from __future__ import annotations
@@ -15,20 +20,26 @@ from __future__ import annotations
 import logging
 import queue
 import random
-import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable
 
-from companion.kiosk.journal import UNDO, Entry, Journal
+from companion.kiosk import history
+from companion.kiosk.journal import UNDO, Entry, Journal, JournalError
+from companion.kiosk.legacy import apply_legacy
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
-from companion.rules.table import Table, realise
+from companion.rules.game_events import GameOver
+from companion.rules.table import NewGame, Table, realise
 
 log = logging.getLogger(__name__)
+SAVE_FAILED = "can't save - check the SD card"
+BATCH = 32              # inputs handled per loop pass at most (the rest wait for the next pass)
+BATCH_SECONDS = 0.2     # ... and no longer than this (s), so the watchdog keeps being pinged under a flood
+RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,22 +59,9 @@ class Result:
     message: str | None = None
 
 
-class Sink(Protocol):
-    """Something that shows or says what happens at the table. Every method must return quickly."""
-
-    def events(self, events: list[Event], table: Table, now: float) -> None: ...
-
-    def refused(self, text: str, message: str, table: Table, now: float) -> None: ...
-
-    def reset(self, table: Table, now: float) -> None: ...
-
-    def render(self, table: Table, now: float) -> None: ...
-
-    def close(self) -> None: ...
-
-
 class BaseSink:
-    """A sink that does nothing; subclass and override what you need."""
+    """A sink: something that shows or says what happens at the table; every method must return quickly.
+    This one does nothing; subclass and override what you need."""
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
         pass
@@ -82,15 +80,18 @@ class BaseSink:
 
 
 def replay(entries: Iterable[Entry], track: Track | None = None, deck: Deck | None = None,
-           on_refused: Callable[[Entry], None] | None = None) -> Table:
-    """Rebuild the table from journaled inputs; an input that is refused again is skipped (and reported)."""
+           on_refused: Callable[[Entry, str], None] | None = None) -> Table:
+    """Rebuild the table from journaled inputs; an input that is refused again is skipped and reported to
+    ``on_refused(entry, message)`` (it stays in the journal)."""
     table = Table(track, deck)
     for entry in entries:
         try:
             table.apply(entry.text, entry.data)
-        except HotStreakError:
+        except HotStreakError as exc:
+            if entry.legacy and apply_legacy(table, entry.text):
+                continue
             if on_refused:
-                on_refused(entry)
+                on_refused(entry, str(exc))
     return table
 
 
@@ -102,7 +103,8 @@ class Controller:
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Any] = (), clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
-                 on_tick: Callable[[float], None] | None = None, variant: str = "standard"):
+                 on_tick: Callable[[float], None] | None = None, variant: str = "standard",
+                 notices: Iterable[str] = (), batch: int = BATCH):
         self.journal = journal
         self.track = track
         self.deck = deck
@@ -113,8 +115,17 @@ class Controller:
         self.on_tick = on_tick
         self.variant = variant  # the configured default variant, stored with each new game's player count
         self.inputs: queue.Queue[tuple[str, str]] = queue.Queue()
-        self.table = self._rebuild()
-        self.last_result: Result | None = None
+        self.batch = batch
+        self.notices = list(notices)  # shown once on the screen at the next render
+        self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
+        self._retry_at = clock() + RETRY_SECONDS
+        self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
+        self._recorded: int | None = None  # first input id of the game last summarised at its end
+        self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
+        self.table = self._load(report=True)
+        self.form: str | None = None  # a line of mascot form for the attract and setup screens
+        self._refresh_history()
+        self.summarising = True  # older games without a summary are summarised one per idle loop pass
 
     # ----- inputs -------------------------------------------------------------------------------------
     def submit(self, text: str, source: str = "scan") -> None:
@@ -129,7 +140,6 @@ class Controller:
             result = self._undo(source, now)
         else:
             result = self._apply(text, source, now)
-        self.last_result = result
         if result.accepted:
             self._each("events", result.events, self.table, now)
         else:
@@ -142,54 +152,147 @@ class Controller:
     def _apply(self, text: str, source: str, now: float) -> Result:
         chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
         data = realise(text, self.rng, chosen.value if chosen is not None else self.variant)
-        entry = self.journal.append(text, source, self.wall(), data)
         try:
             events = self.table.apply(text, data)
         except HotStreakError as exc:
-            self.journal.discard(entry.id)
             return Result(text, False, message=str(exc))
+        try:
+            entry = self.journal.append(text, source, self.wall(), data)
+        except JournalError as exc:
+            self._trouble(exc)
+            self.table = self._replay(self.entries)  # take it back: nothing applied
+            return Result(text, False, message=SAVE_FAILED)
+        self._saved(now)
+        if any(isinstance(e, NewGame) for e in events):
+            if self.entries and self.entries[0].id != self._recorded:  # the game left behind, once
+                history.record(self.journal, self.entries, self.track, self.deck)
+            self.entries, self.skipped = [], {}
+        self.entries.append(entry)
+        if any(isinstance(e, GameOver) for e in events):
+            history.record(self.journal, self.entries, self.track, self.deck)
+            self._recorded = self.entries[0].id
+            self._refresh_history()
         return Result(text, True, events)
 
     def _undo(self, source: str, now: float) -> Result:
-        effective = self.journal.effective()
-        if not effective:
+        try:
+            target = self.journal.undo(source, self.wall())
+        except JournalError as exc:
+            self._trouble(exc)
+            return Result(UNDO, False, message=SAVE_FAILED)
+        if target is None:
             return Result(UNDO, False, message="nothing to undo")
-        self.journal.append(UNDO, source, self.wall())
-        self.table = self._rebuild()
+        self._saved(now)
+        self.table = self._load()
+        self._refresh_history()
         self._each("reset", self.table, now)
-        return Result(UNDO, True, [Undone(effective[-1].text)])
+        return Result(UNDO, True, [Undone(target.text)])
 
-    def _rebuild(self) -> Table:
-        refused: list[Entry] = []
-        table = replay(self.journal.effective(), self.track, self.deck, refused.append)
-        if refused:  # stored just before a crash and refused: they never counted; drop them for good
-            for entry in refused:
-                log.warning("dropping journaled input %r that the table refuses on replay", entry.text)
-                self.journal.discard(entry.id)
-            table = replay(self.journal.effective(), self.track, self.deck)
+    def _replay(self, entries: list[Entry]) -> Table:
+        skipped: dict[int, str] = {}
+        table = replay(entries, self.track, self.deck, lambda e, why: skipped.__setitem__(e.id, why))
+        self.skipped = skipped
         return table
+
+    def _load(self, report: bool = False) -> Table:
+        """The table from the journal's current game. Inputs that no longer apply are kept and marked (and,
+        with ``report``, logged and shown once); a journal that cannot be read gives a new-game table."""
+        try:
+            self.entries = self.journal.current()
+        except JournalError as exc:
+            self._trouble(exc)
+            self.entries = []
+        before = {e.id for e in self.entries if e.skipped}
+        table = self._replay(self.entries)
+        if report:
+            for entry in self.entries:
+                if entry.id in self.skipped:
+                    log.warning("journal %s: input #%d %r (%s) no longer applies: %s; kept in the journal, it "
+                                "comes back when it applies again (the data files it was scanned with?)",
+                                self.journal.path, entry.id, entry.text, entry.source, self.skipped[entry.id])
+            if self.skipped:
+                first = next(e for e in self.entries if e.id in self.skipped)
+                more = f" and {len(self.skipped) - 1} more" if len(self.skipped) > 1 else ""
+                self.notices.append(f"{first.text}{more} no longer applies (kept): {self.skipped[first.id]}")
+        if self.skipped or before:
+            self.journal.mark(self.skipped, before - set(self.skipped))
+        return table
+
+    def _refresh_history(self) -> None:
+        try:
+            self.form = history.form_line(self.journal.games(limit=history.FORM_RACES))
+        except JournalError as exc:
+            if self.problem is None:  # else already said
+                log.warning("no mascot form (%s)", exc)
+
+    def _summarise_one(self) -> None:
+        try:
+            if history.backfill(self.journal, self.track, self.deck, limit=1) == 0:
+                self.summarising = False
+                self._refresh_history()
+        except JournalError as exc:
+            if self.problem is None:
+                log.warning("older games not summarised (%s)", exc)
+            self.summarising = False
+
+    # ----- journal trouble ----------------------------------------------------------------------------
+    def _trouble(self, exc: JournalError) -> None:
+        line = str(exc)
+        if line != self.problem:
+            log.error("%s; the table refuses inputs until it can save, retrying every %.0f s", line, RETRY_SECONDS)
+        self.problem = line
+        self._retry_at = self.clock() + RETRY_SECONDS
+
+    def _saved(self, now: float) -> None:
+        if self.problem is not None:
+            log.warning("journal %s saves again; play goes on", self.journal.path)
+            self.problem = None
+            self.notices.append("Saving again - play on")
+
+    def _retry(self, now: float) -> None:
+        """Try the journal again: reopen a read-only start for writing, else a tiny real write."""
+        self._retry_at = now + RETRY_SECONDS
+        try:
+            if self.journal.readonly:
+                self.journal.reopen()
+                self.table = self._load(report=True)
+                self._each("reset", self.table, now)
+            else:
+                self.journal.probe()
+        except JournalError as exc:
+            self._trouble(exc)
+            return
+        self._saved(now)
 
     # ----- the loop -----------------------------------------------------------------------------------
     def step(self, timeout: float = 0.0) -> list[Result]:
-        """Handle every queued input (waiting up to ``timeout`` s for the first), then render the sinks."""
+        """Handle queued inputs (waiting up to ``timeout`` s for the first), at most ``batch`` of them and for at
+        most BATCH_SECONDS, then retry a journal in trouble, show notices and render the sinks."""
         results = []
         try:
             source, text = self.inputs.get(timeout=timeout) if timeout > 0 else self.inputs.get_nowait()
+            budget = time.monotonic() + BATCH_SECONDS
             while True:
                 results.append(self.handle(text, source))
+                if len(results) >= self.batch or time.monotonic() > budget:
+                    break
                 source, text = self.inputs.get_nowait()
         except queue.Empty:
             pass
         now = self.clock()
+        if self.problem is not None and now >= self._retry_at:
+            self._retry(now)
+        elif not results and self.summarising:
+            self._summarise_one()
+        while self.notices:
+            notice = self.notices.pop(0)
+            for sink in list(self.sinks):
+                if hasattr(sink, "notice"):
+                    self._call(sink, "notice", notice, self.table, now)
         self._each("render", self.table, now)
         if self.on_tick:
             self.on_tick(now)
         return results
-
-    def run(self, stop: threading.Event, frame_interval: float = 1 / 30) -> None:
-        """Loop until ``stop`` is set: inputs as they come, a render at least every ``frame_interval`` s."""
-        while not stop.is_set():
-            self.step(timeout=frame_interval)
 
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
@@ -201,10 +304,14 @@ class Controller:
     def _each(self, method: str, *args: Any) -> None:
         """Call a method on every sink; a failing sink is logged and the rest carry on (degrade, don't die)."""
         for sink in list(self.sinks):
-            try:
-                getattr(sink, method)(*args)
-            except Exception:  # noqa: BLE001 - a broken display or voice must not stop the race
-                log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, method)
+            self._call(sink, method, *args)
+
+    @staticmethod
+    def _call(sink: Any, method: str, *args: Any) -> None:
+        try:
+            getattr(sink, method)(*args)
+        except Exception:  # noqa: BLE001 - a broken display or voice must not stop the race
+            log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, method)
 
 
 # ----- status --------------------------------------------------------------------------------------

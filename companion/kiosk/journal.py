@@ -1,11 +1,22 @@
 """The event-sourced journal: every accepted input, in order, in SQLite (WAL, synchronous=FULL).
 
-The state of the table is the replay of the journal. A row is written and committed before the input is
-acted on, so a power cut or kill -9 at any moment loses no accepted input and applies none twice. Undo is an
-input like any other (``HS-UNDO``); ``effective()`` resolves it by taking back the last effective input.
+The state of the table is the replay of the journal from the latest game start still in effect (the last
+``HS-NEW`` not taken back). A row is committed before anything is shown or said, so a power cut or kill -9 at
+any moment loses no accepted input and applies none twice. Undo is an input like any other (``HS-UNDO``): its
+row names the input it took back (``undone_by``), so finding what counts never reads older games.
 
-Schema: ``inputs(id INTEGER PRIMARY KEY, at REAL, source TEXT, text TEXT, data TEXT)`` where ``data`` is a
-JSON object with realised randomness (e.g. the shuffled side bet order of a new game), never a seed.
+Schema version 2 (``PRAGMA user_version``; versions 0 and 1 are the unversioned first schema and are migrated
+on open, nothing lost):
+
+- ``inputs(id, at, source, text, data, kind, undone_by, skipped)``: ``at`` epoch seconds, ``source``
+  scan|button|key|script, ``data`` a JSON object of realised randomness (never a seed), ``kind`` ``new`` for
+  ``HS-NEW``, ``undo`` for ``HS-UNDO``, ``v0`` for any other input migrated from the first schema, else NULL; ``undone_by`` the id of the undo that took it back;
+  ``skipped`` why replay could not apply it last time (kept, never deleted; it comes back when it applies).
+- ``games(start_id, end_id, at, summary)``: one JSON summary per game (companion.kiosk.history), keyed by
+  the ``HS-NEW`` row that started it; ``end_id`` is the input that finished it (NULL: left unfinished).
+
+Errors: :class:`JournalError` (one line naming the file, what is wrong and what to do) when the file cannot
+be used at start; :class:`JournalWriteError` when an input cannot be saved.
 """
 
 from __future__ import annotations
@@ -14,9 +25,17 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-SCHEMA = """
+from companion.rules.errors import HotStreakError
+
+SCHEMA_VERSION = 2
+UNDO = "HS-UNDO"
+NEW = "HS-NEW"
+MAGIC = b"SQLite format 3\x00"
+_COLUMNS = ("id", "at", "source", "text", "data")
+
+_V0 = """
 CREATE TABLE IF NOT EXISTS inputs (
     id INTEGER PRIMARY KEY,
     at REAL NOT NULL,
@@ -25,67 +44,396 @@ CREATE TABLE IF NOT EXISTS inputs (
     data TEXT NOT NULL DEFAULT '{}'
 );
 """
-UNDO = "HS-UNDO"
+_V2 = """
+ALTER TABLE inputs ADD COLUMN kind TEXT;
+ALTER TABLE inputs ADD COLUMN undone_by INTEGER;
+ALTER TABLE inputs ADD COLUMN skipped TEXT;
+CREATE INDEX IF NOT EXISTS inputs_starts ON inputs(id) WHERE kind = 'new' AND undone_by IS NULL;
+CREATE TABLE IF NOT EXISTS games (
+    start_id INTEGER PRIMARY KEY,
+    end_id INTEGER,
+    at REAL NOT NULL,
+    summary TEXT NOT NULL
+);
+"""
+_SELECT = "SELECT id, at, source, text, data, skipped, kind FROM inputs"
+_COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
+ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
+
+
+class JournalError(HotStreakError):
+    """The journal file cannot be used. ``kind``: ``path`` (not a file), ``damaged`` (not SQLite, empty,
+    truncated, unknown schema), ``newer`` (a newer program's schema), ``unwritable`` (full, read-only,
+    locked, no permission). The message is one line: the file, what is wrong, what to do."""
+
+    def __init__(self, path: str, kind: str, what: str, fix: str):
+        self.path, self.kind, self.what, self.fix = path, kind, what, fix
+        super().__init__(f"journal {path}: {what} - {fix}")
+
+
+class JournalWriteError(JournalError):
+    """An input could not be saved (the table must refuse it)."""
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One journaled input: ``at`` in seconds since the epoch, ``source`` scan|button|key|script."""
+    """One journaled input: ``at`` in seconds since the epoch, ``source`` scan|button|key|script;
+    ``skipped`` is why the last replay could not apply it (None when it applied); ``legacy`` marks an input
+    written by the first schema (companion.kiosk.legacy reads it the way that program meant it)."""
 
     id: int
     at: float
     source: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
+    skipped: str | None = None
+    legacy: bool = False
+
+
+def _kind(text: str) -> str | None:
+    t = text.strip().upper()
+    return "new" if t == NEW else "undo" if t == UNDO else None
+
+
+def _row(r: tuple) -> Entry:
+    return Entry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6] == "v0")
+
+
+def classify(path: str, exc: BaseException, writing: bool = False) -> JournalError:
+    """A :class:`JournalError` (or :class:`JournalWriteError` when ``writing``) for an sqlite3 or OS error."""
+    msg = str(exc) or type(exc).__name__
+    low = msg.lower()
+    cls = JournalWriteError if writing else JournalError
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) and (
+            "not a database" in low or "malformed" in low or "encrypted" in low) or "no such" in low:
+        return cls(path, "damaged", f"the file is damaged ({msg})",
+                   ASIDE)
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        return cls(path, "path", f"its folder cannot be made ({msg})",
+                   "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
+    if "full" in low or getattr(exc, "errno", None) == 28:
+        return cls(path, "unwritable", f"can't save ({msg})", "free space on the SD card")
+    if "readonly" in low or "read-only" in low or "permission" in low or isinstance(exc, PermissionError):
+        return cls(path, "unwritable", f"can't save ({msg})",
+                   "make the file and its folder writable by the service user (sudo chown -R hotstreak: FOLDER)")
+    if "unable to open" in low:
+        return cls(path, "unwritable", f"can't save ({msg})", "check that the SD card is mounted read-write and the "
+                   "folder is writable by the service user (sudo chown -R hotstreak: FOLDER)")
+    if "locked" in low or "busy" in low:
+        return cls(path, "unwritable", f"can't save ({msg})",
+                   "another program holds the journal; close it (an open sqlite3 shell, a copy in progress)")
+    return cls(path, "unwritable", f"can't save ({msg})", "check the SD card (sudo dmesg shows I/O errors)")
+
+
+def check_file(path: str) -> None:
+    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, empty (0 bytes), not SQLite,
+    or shorter than its own header says (truncated). A missing file is fine (a new journal)."""
+    p = Path(path)
+    if p.is_dir():
+        raise JournalError(path, "path", "is a folder, not a file",
+                           "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
+    if not p.exists():
+        return
+    try:
+        with open(p, "rb") as f:
+            head = f.read(100)
+        size = p.stat().st_size
+    except OSError as exc:
+        raise classify(path, exc) from None
+    if size == 0:
+        raise JournalError(path, "damaged", "the file is empty (0 bytes)", ASIDE)
+    if not head.startswith(MAGIC):
+        raise JournalError(path, "damaged", "the file is not an SQLite journal",
+                           ASIDE)
+    if len(head) >= 32:
+        page = int.from_bytes(head[16:18], "big")
+        page = 65536 if page == 1 else page
+        pages = int.from_bytes(head[28:32], "big")
+        if pages and size < page * pages:
+            raise JournalError(path, "damaged", f"the file is truncated ({size} of {page * pages} bytes)",
+                               ASIDE)
 
 
 class Journal:
-    """An append-only input log in SQLite. ``path`` may be ":memory:" for tests.
+    """An append-only input log in SQLite. ``path`` may be ":memory:" for tests; ``timeout`` is how long a
+    write waits for another process's lock (s).
 
-    Raises sqlite3.Error if the file cannot be opened or written (the caller shows it: without a journal the
-    table must not play on as if it were safe).
+    Raises :class:`JournalError` when the file cannot be used (see ``kind``); the kiosk turns that into one
+    line and, for ``damaged`` or ``unwritable``, into a moved-aside file or a table that refuses inputs until
+    it can save (companion.kiosk.recovery).
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, timeout: float = 2.0, readonly: bool = False):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self.timeout = timeout
+        self.readonly = readonly
+        self._db: sqlite3.Connection | None = None
+        self.migrated_from: int | None = None
+        self.problem: JournalError | None = None  # why it is open read-only (set by companion.kiosk.recovery)
+        self.scratch = False
+        self._open()
+
+    @classmethod
+    def unavailable(cls, path: str | Path, problem: JournalError) -> "Journal":
+        """A journal that could not even be read: every read and write raises ``problem``-like errors until
+        :meth:`reopen` succeeds."""
+        journal = cls.__new__(cls)
+        journal.path, journal.timeout, journal.readonly = str(path), 2.0, True
+        journal._db, journal.migrated_from, journal.problem, journal.scratch = None, None, problem, False
+        return journal
+
+    def reopen(self) -> None:
+        """Open the file again for writing (after a read-only start); raises :class:`JournalError`."""
+        self.close()
+        self.readonly, self.scratch = False, False
+        try:
+            self._open()
+        except JournalError:
+            self.readonly = True
+            try:
+                self._open()  # keep reading what it can
+            except JournalError:
+                pass
+            raise
+        self.problem = None
+
+    # ----- opening ----------------------------------------------------------------------------------
+    def _open(self) -> None:
+        memory = self.path == ":memory:"
+        if not memory:
+            check_file(self.path)
+            if not self.readonly:
+                try:
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise classify(self.path, exc) from None
+        try:
+            if self.readonly:
+                uri = Path(self.path).absolute().as_uri()
+                try:
+                    db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None,
+                                         check_same_thread=False, timeout=self.timeout)
+                    db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                except sqlite3.OperationalError:
+                    db = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None,
+                                         check_same_thread=False)
+            else:
+                db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.timeout)
+            self._db = db
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                self.close()
+                raise JournalError(self.path, "newer", f"written by a newer Hot Streak Companion (schema {version}; "
+                                   f"this program reads up to {SCHEMA_VERSION})",
+                                   "update the program, or start with another --db")
+            if not self.readonly:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                if version < SCHEMA_VERSION:
+                    self._migrate(version)
+            elif version < SCHEMA_VERSION:
+                copy = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                db.backup(copy)  # an older file seen read-only: migrate a copy in memory, not the file
+                db.close()
+                self._db = copy
+                self.scratch = True  # writes go to the copy (game summaries for history), never to the file
+                self._migrate(version)
+            self._check_schema()
+        except JournalError:
+            self.close()
+            raise
+        except (sqlite3.Error, OSError) as exc:
+            self.close()
+            raise classify(self.path, exc) from None
+
+    def _check_schema(self) -> None:
+        db = self._conn()
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "inputs" not in tables:
+            raise JournalError(self.path, "damaged", "has no inputs table", ASIDE)
+        columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
+        missing = [c for c in (*_COLUMNS, "kind", "undone_by", "skipped") if c not in columns]
+        if missing:
+            raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
+                               "(renamed or edited by hand?)", ASIDE)
+
+    def _migrate(self, version: int) -> None:
+        """Bring a version 0/1 file (or a new one) to :data:`SCHEMA_VERSION` in one transaction."""
+        db = self._conn()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(_V0)
+            columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
+            missing = [c for c in _COLUMNS if c not in columns]
+            if missing:
+                raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
+                                   "(renamed or edited by hand?)", ASIDE)
+            for statement in _V2.split(";"):
+                if statement.strip() and not (statement.strip().startswith("ALTER") and
+                                              statement.split()[5] in columns):
+                    db.execute(statement)
+            stack: list[int] = []
+            undone: list[tuple[int, int]] = []
+            kinds: list[tuple[str, int]] = []
+            for entry_id, text in db.execute("SELECT id, text FROM inputs ORDER BY id").fetchall():
+                kind = _kind(text)
+                if kind:
+                    kinds.append((kind, entry_id))
+                if kind == "undo":
+                    if stack:
+                        undone.append((entry_id, stack.pop()))
+                else:
+                    stack.append(entry_id)
+            db.executemany("UPDATE inputs SET kind = ? WHERE id = ?", kinds)
+            db.execute("UPDATE inputs SET kind = 'v0' WHERE kind IS NULL")
+            db.executemany("UPDATE inputs SET undone_by = ? WHERE id = ?", undone)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        if version or undone or kinds:
+            self.migrated_from = version
+
+    def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+        """Run a read; sqlite3/OS errors become :class:`JournalError` naming the file."""
+        try:
+            return self._conn().execute(sql, args).fetchall()
+        except (sqlite3.Error, OSError) as exc:
+            raise classify(self.path, exc) from None
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            p = self.problem
+            raise JournalError(self.path, p.kind, p.what, p.fix) if p else JournalError(
+                self.path, "unwritable", "is closed", "restart the kiosk")
+        return self._db
+
+    # ----- writing ----------------------------------------------------------------------------------
+    def _write(self, fn: Any) -> Any:
+        """Run ``fn(db)`` in one committed transaction; sqlite3/OS errors become :class:`JournalWriteError`."""
+        if self.readonly and not self.scratch or self._db is None:
+            p = self.problem
+            raise JournalWriteError(self.path, "unwritable", p.what, p.fix) if p else JournalWriteError(
+                self.path, "unwritable", "can't save (the journal is open read-only)", "see the line logged at start")
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                out = fn(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return out
+        except (sqlite3.Error, OSError) as exc:
+            raise classify(self.path, exc, writing=True) from None
 
     def append(self, text: str, source: str, at: float, data: dict[str, Any] | None = None) -> Entry:
-        """Store one input durably (committed on return) and return it with its id."""
+        """Store one input durably (committed on return) and return it with its id.
+        Raises :class:`JournalWriteError` (nothing stored) when it cannot be saved."""
         payload = json.dumps(data or {}, sort_keys=True)
-        cur = self._db.execute("INSERT INTO inputs (at, source, text, data) VALUES (?, ?, ?, ?)",
-                               (at, source, text, payload))
-        return Entry(int(cur.lastrowid), at, source, text, data or {})
 
-    def discard(self, entry_id: int) -> None:
-        """Remove an input that was stored and then refused (it changed nothing)."""
-        self._db.execute("DELETE FROM inputs WHERE id = ?", (entry_id,))
+        def insert(db: sqlite3.Connection) -> int:
+            cur = db.execute("INSERT INTO inputs (at, source, text, data, kind) VALUES (?, ?, ?, ?, ?)",
+                             (at, source, text, payload, _kind(text)))
+            return int(cur.lastrowid or 0)
+        return Entry(self._write(insert), at, source, text, data or {})
+
+    def last_counting(self) -> Entry | None:
+        """The newest input that still counts and applied on the last replay: what an undo takes back."""
+        rows = self._rows(f"{_SELECT} WHERE {_COUNTS} AND skipped IS NULL ORDER BY id DESC LIMIT 1")
+        return _row(rows[0]) if rows else None
+
+    def undo(self, source: str, at: float) -> Entry | None:
+        """Store an ``HS-UNDO`` that takes back :meth:`last_counting`; returns the input taken back, or None
+        (nothing stored) when there is nothing to undo. Raises :class:`JournalWriteError`."""
+        target = self.last_counting()
+        if target is None:
+            return None
+
+        def store(db: sqlite3.Connection) -> None:
+            cur = db.execute("INSERT INTO inputs (at, source, text, data, kind) VALUES (?, ?, ?, '{}', 'undo')",
+                             (at, source, UNDO))
+            db.execute("UPDATE inputs SET undone_by = ? WHERE id = ?", (cur.lastrowid, target.id))
+        self._write(store)
+        return target
+
+    def mark(self, skipped: dict[int, str], applied: Iterable[int]) -> None:
+        """Record why inputs did not apply on replay (``skipped`` id -> reason) and clear the mark of those
+        that apply again (``applied``). Best effort: a journal that cannot save keeps its old marks."""
+        clear = [(i,) for i in applied]
+
+        def update(db: sqlite3.Connection) -> None:
+            db.executemany("UPDATE inputs SET skipped = NULL WHERE id = ? AND skipped IS NOT NULL", clear)
+            db.executemany("UPDATE inputs SET skipped = ? WHERE id = ?", [(r, i) for i, r in skipped.items()])
+        try:
+            self._write(update)
+        except JournalWriteError:
+            pass
+
+    def probe(self) -> None:
+        """A tiny real write (the schema version in the file header); raises :class:`JournalWriteError`
+        while the journal still cannot save."""
+        self._write(lambda db: db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}"))
+
+    # ----- reading ----------------------------------------------------------------------------------
+    def start_id(self) -> int:
+        """The id of the latest ``HS-NEW`` still in effect (0 when there is none)."""
+        return int(self._rows("SELECT max(id) FROM inputs WHERE kind = 'new' AND undone_by IS NULL")[0][0] or 0)
+
+    def current(self) -> list[Entry]:
+        """The inputs that count since the latest game start still in effect: what replay needs."""
+        return self.effective(self.start_id())
 
     def entries(self) -> list[Entry]:
-        rows = self._db.execute("SELECT id, at, source, text, data FROM inputs ORDER BY id").fetchall()
-        return [Entry(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        """Every row, undos and taken-back inputs included, oldest first."""
+        return [_row(r) for r in self._rows(f"{_SELECT} ORDER BY id")]
 
-    def effective(self) -> list[Entry]:
-        """The inputs that count: each ``HS-UNDO`` takes back the last input still counting."""
-        stack: list[Entry] = []
-        for entry in self.entries():
-            if entry.text == UNDO:
-                if stack:
-                    stack.pop()
-            else:
-                stack.append(entry)
-        return stack
+    def effective(self, since: int = 0, until: int | None = None) -> list[Entry]:
+        """Every input that counts (each ``HS-UNDO`` took back the last input still counting), with ids from
+        ``since`` up to, not including, ``until``."""
+        sql = f"{_SELECT} WHERE id >= ? AND id < ? AND {_COUNTS} ORDER BY id"
+        return [_row(r) for r in self._rows(sql, (since, until if until is not None else 2 ** 62))]
+
+    def starts(self) -> list[int]:
+        """The ids of every ``HS-NEW`` still in effect, oldest first (one per game)."""
+        return [r[0] for r in self._rows("SELECT id FROM inputs WHERE kind = 'new' AND undone_by IS NULL ORDER BY id")]
+
+    # ----- games ------------------------------------------------------------------------------------
+    def record_game(self, start_id: int, end_id: int | None, at: float, summary: dict[str, Any]) -> None:
+        """Store (or replace) the summary of the game started by input ``start_id``. Raises JournalWriteError."""
+        text = json.dumps(summary, sort_keys=True)
+        self._write(lambda db: db.execute("INSERT OR REPLACE INTO games (start_id, end_id, at, summary) "
+                                          "VALUES (?, ?, ?, ?)", (start_id, end_id, at, text)))
+
+    def games(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Summaries of the finished games whose start and finishing input both still count, newest first."""
+        rows = self._rows(
+            "SELECT g.summary FROM games g JOIN inputs s ON s.id = g.start_id JOIN inputs e ON e.id = g.end_id "
+            "WHERE s.undone_by IS NULL AND e.undone_by IS NULL ORDER BY g.start_id DESC LIMIT ?",
+            (-1 if limit is None else limit,))
+        return [json.loads(r[0]) for r in rows]
+
+    def summarised(self) -> set[int]:
+        """Start ids that have a summary row (finished or not)."""
+        return {r[0] for r in self._rows("SELECT start_id FROM games")}
+
+    def user_version(self) -> int:
+        return int(self._rows("PRAGMA user_version")[0][0])
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
 
     def __enter__(self) -> "Journal":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+

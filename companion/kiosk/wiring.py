@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import Any, Callable, TextIO
 from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
-from companion.kiosk.journal import Journal
+from companion.kiosk.recovery import open_journal
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -29,6 +28,7 @@ from companion.voice.sink import VoiceSink
 
 log = logging.getLogger(__name__)
 STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see companion.kiosk.status.StallSink)
+DISPLAY_TIMEOUT = 10.0  # s the screen may take to start before the kiosk goes on headless (READY is not held)
 
 
 @dataclass
@@ -62,41 +62,53 @@ class Kiosk:
             self.controller.journal.close()
 
 
-def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
+def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None, web: str | None = None) -> Kiosk:
-    """Wire a kiosk from the config. ``mode`` is auto|pi|mock; ``scanner`` a serial port (overrides the
-    config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
+          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None) -> Kiosk:
+    """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
+    with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
+    (overrides the config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
-    mock, none). ``web`` is ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). A part that
-    cannot start becomes a no-op with one log line (degrade, don't die)."""
+    mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die); a screen
+    that takes longer than ``display_timeout`` s to start is left behind (headless). ``web`` is
+    ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). Raises JournalError for
+    a journal the kiosk must not start with (a folder, a newer program's file)."""
+    from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
-    from hardware.leds import LaneMap
 
     track = load_track(cfg.track)
     deck = load_deck(cfg.deck)
-    journal = Journal(db)
+    journal, notices = open_journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
     controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
-                            variant=cfg.variant)
-    chosen = resolve_mode(mode)
+                            variant=cfg.variant, notices=notices)
+    notes: dict[str, str] = {}
+
+    def status() -> dict[str, str]:
+        extra = dict(notes, journal=f"not saving: {controller.problem}") if controller.problem else notes
+        return {**hw.status(), **extra}
+    chosen = resolve_mode(mode, config=cfg.hardware)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
+    if cfg.led_count < lane_map.count:
+        raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
     hw = make_hardware(
         chosen, scanner_port=port, baud=cfg.baud, script=script, sleep=sleep, window=window, clock=clock,
+        scanner_mode="serial" if scanner else cfg.scanner_mode,
+        hid_device=cfg.hid_device or None, layout=cfg.layout, max_length=cfg.max_length,
         on_line=lambda text: controller.submit(text, "scan"),
         on_button=lambda name: controller.submit("HS-UNDO" if name == "undo" else "HS-GO", "button"),
-        lane_map=lane_map, led_count=cfg.led_count, button_pins=cfg.buttons, debounce=cfg.debounce,
-        repeat_window=cfg.repeat_window,
+        led_count=cfg.led_count, led_rows=[lane_map.lane_pixels(lane) for lane in lane_map.lanes],
+        button_pins=cfg.buttons, debounce=cfg.debounce, repeat_window=cfg.repeat_window,
         led_options={"backend": cfg.led_backend if chosen == "pi" else "mock", "brightness": cfg.brightness,
                      "order": cfg.led_order, "pin": cfg.led_pin, "dma": cfg.led_dma},
     )
     for part, why in hw.degraded.items():
         log.warning("%s is not working (%s); the table goes on without it", part, why)
-    sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, hw.status)]
+    sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
     from companion.web.start import start_web, wanted
@@ -104,8 +116,11 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     odds = OddsSink() if display != "none" or serve_web else None
     if odds is not None:
         sinks.append(odds)
+    stop = threading.Event()
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
-        sinks += _screen_and_voice(cfg, hw, chosen, display, audio, prerender, clock, odds)
+        sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, odds, stop,
+                                   status=status, notes=notes, display_timeout=display_timeout,
+                                   form=lambda: controller.form)
     page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
         if serve_web else None
     if page is not None:  # the phone page, and its address as a QR code on the screen
@@ -115,48 +130,93 @@ def build(cfg: Config, *, mode: str, db: str | Path, scanner: str | None = None,
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
     controller.sinks.extend(sinks)
-    return Kiosk(controller, hw, notifier)
+    return Kiosk(controller, hw, notifier, stop)
 
 
-def _screen_and_voice(cfg: Config, hw: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], odds: Any = None) -> list[Any]:
-    """The screen and voice sinks, each left out (with one log line) when it cannot start."""
+def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: str, audio: str, prerender: bool,
+                      clock: Callable[[], float], odds: Any, stop: threading.Event, *,
+                      status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
+                      display_timeout: float = DISPLAY_TIMEOUT,
+                      form: Callable[[], str | None] = lambda: None) -> list[Any]:
+    """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
+    press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
+    screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
+    headless and ``notes["screen"]`` says so."""
     sinks: list[Any] = []
+    notes = {} if notes is None else notes
+    status = status or hw.status
     if display != "none":
         try:
-            from hardware.display import open_display
+            from companion.screen.draw import Screen
+            from hardware.display import NullDisplay, open_display
             kind = display if display != "auto" or mode == "pi" else "window"
-            if kind == "window" and sys.platform.startswith("linux") and not (
-                    os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-                raise RuntimeError("no desktop display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
-            screen = open_display(kind, (cfg.width, cfg.height) if cfg.width and cfg.height else None)
-            if getattr(screen, "reason", None):
-                log.warning("no screen: %s; the race goes on without it", screen.reason)
+            size = (cfg.width, cfg.height) if cfg.width and cfg.height else None
+            on_key = hw.keys.key if hw.keys is not None else None
+
+            def start() -> Any:
+                return open_display(kind, size, on_key=on_key, on_quit=stop.set)
+            if kind == "window":  # a desktop window opens on the main thread (macOS insists); it does not hang
+                device = start()
+            else:  # KMSDRM can hang in its mode set: never hold READY back for it
+                device = bounded(start, display_timeout,
+                                 f"the {kind} display did not start within {display_timeout:g} s (a hung mode set?)")
+            if isinstance(device, NullDisplay):
+                log.warning("no screen: %s; the race goes on without it", device.reason)
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
-                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in hw.status().items()),
-                                        leds=preview, lane_map=hw.lane_map,
-                                        odds=odds.current if odds is not None else (lambda: None)))
+                screen = Screen(device.surface, display=device)
+                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
+                                        leds=preview, lane_map=lane_map,
+                                        odds=odds.current if odds is not None else (lambda: None), form=form))
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
-            log.warning("no screen (%s); the race goes on without it", exc)
+            log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)
+            notes["screen"] = f"not working, headless ({exc})"
     if audio != "none" and (cfg.voice or cfg.effects):
         try:
             import random
 
-            from companion.call.announcer import Announcer
+            from companion.call.announcer import Announcer, sounds_dir
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
-            device = open_audio(audio, clock=clock)
+            sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
             announcer = Announcer(cfg.language, random.Random())
-            voice = Voice(device, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            voice = Voice(sound, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:
                 voice.prerender(announcer.fixed_lines())
-            sinks.append(VoiceSink(announcer, voice, device, effects=cfg.effects))
+            sinks.append(VoiceSink(announcer, voice, sound, effects=cfg.effects))
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks
+
+
+def bounded(start: Callable[[], Any], timeout: float, late: str) -> Any:
+    """``start()`` run in a thread; its result, or RuntimeError(``late``) when it takes over ``timeout`` s (the
+    thread is left behind as a daemon; what it returns late is closed). Errors of ``start`` are raised."""
+    box: dict[str, Any] = {}
+    done = threading.Event()
+    abandoned = threading.Event()
+
+    def run() -> None:
+        try:
+            box["value"] = start()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["error"] = exc
+        done.set()
+        if abandoned.is_set() and "value" in box and hasattr(box["value"], "close"):
+            try:
+                box["value"].close()
+            except Exception:  # noqa: BLE001
+                pass
+
+    threading.Thread(target=run, name="start-up", daemon=True).start()
+    if not done.wait(timeout):
+        abandoned.set()
+        raise RuntimeError(late)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 def install_signal_handlers(kiosk: Kiosk) -> None:

@@ -1,14 +1,14 @@
 """The lights renderer: a race state (and recent events) -> one full LED frame. Pure: no I/O, no clock.
 
 >>> from companion.rules import Race
->>> from hardware.leds import LaneMap
+>>> from companion.lights.lanemap import LaneMap
 >>> race = Race()
 >>> lanes = LaneMap.default()
 >>> frame = render_lanes(race.state, race.track, lanes, DEFAULT_COLOURS, now=0.0, star_marker=None)
 >>> [i for i, p in enumerate(frame) if p != (0, 0, 0)]   # every mascot on space 3 of its lane
 [2, 16, 30, 44]
 
-What a frame shows (issue 4 "Lights"; RULES.md 3-5 for the states):
+What a frame shows (issue 4 "Lights"; docs/rules.md 3-5 for the states):
 
 - each racing mascot in its colour on the pixels of the space it must stand on (its current lane);
   fallen: the colour dimmed; turned around: a chase running toward the back of the track (time-based on
@@ -27,7 +27,8 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from hardware.leds import LaneMap, Pixel, scale
+from companion.lights.lanemap import LaneMap
+from hardware.leds import Pixel, scale
 from companion.colours import COLOURS
 from companion.rules.events import Collided, Event, Fell, Finished, Folded, KnockedOut, OutOfBounds, Status
 from companion.rules.mascots import MASCOTS, Mascot

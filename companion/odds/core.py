@@ -1,4 +1,4 @@
-"""Many races at once in numpy: the fast core behind the odds (RULES.md sections 3-5).
+"""Many races at once in numpy: the fast core behind the odds (docs/rules.md sections 3-5).
 
 A :class:`Batch` holds ``n`` races in lockstep, one row per race and one column per mascot (``MASCOTS`` order):
 arrays of shape ``(n, 4)`` for lane, space, fallen, facing, status, paid place, exit and DQ group size, plus
@@ -149,7 +149,7 @@ class Batch:
 
     @property
     def edge(self) -> int:
-        """The first space still on the track (RULES.md 4)."""
+        """The first space still on the track (docs/rules.md 4)."""
         return self.geo.edges[self.folds]
 
     def running(self) -> np.ndarray:
@@ -167,7 +167,7 @@ class Batch:
 
     def force_end(self) -> int:
         """End every race still running as if it had ended now: racing mascots take the open places by how
-        far ahead they are (RULES.md 5). Used for races cut off after a pass limit; returns how many."""
+        far ahead they are (docs/rules.md 5). Used for races cut off after a pass limit; returns how many."""
         ix = np.flatnonzero(self.running())
         _check_end(self, ix, force=True)
         return len(ix)
@@ -239,7 +239,7 @@ def _count(mask: np.ndarray) -> np.ndarray:
 
 def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
     """Resolve one revealed card per race (``cards``: shape ``(n,)`` ids into ``table``), then the end of
-    the pass after its last reveal: fold, DQ under the mat, reshuffle (RULES.md 3-4). Races already over
+    the pass after its last reveal: fold, DQ under the mat, reshuffle (docs/rules.md 3-4). Races already over
     are left unchanged."""
     b.revealed += 1
     who = table.who.take(cards)
@@ -269,7 +269,7 @@ def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
         _end_pass(b)
 
 
-# ----- podium (RULES.md 5) --------------------------------------------------------------------------------
+# ----- podium (docs/rules.md 5) --------------------------------------------------------------------------------
 def _dq(b: Batch, ix: np.ndarray, mask: np.ndarray, exit_code: int) -> None:
     """DQ ``mask[r]`` (bool ``(len(ix), 4)``) of race ``ix[r]`` at the same time: they take the worst open
     places together, each paid as the worst."""
@@ -343,7 +343,7 @@ def _end_pass(b: Batch) -> None:
     b.revealed = 0
 
 
-# ----- one mascot (RULES.md 3) ----------------------------------------------------------------------------
+# ----- one mascot (docs/rules.md 3) ----------------------------------------------------------------------------
 def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
     """Mascot ``w`` entered its space in race ``ix``: every other racing mascot there falls or is knocked out."""
     cell = ix * M + w
@@ -365,7 +365,7 @@ def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
 
 def _walk(b: Batch, ix: np.ndarray, w: np.ndarray, d: np.ndarray, steps: np.ndarray) -> None:
     """Step ``steps`` spaces in direction ``d`` one at a time: collisions on the way, then off the back or
-    across the line (RULES.md 3). The other mascots do not move during a walk and the mover never enters a
+    across the line (docs/rules.md 3). The other mascots do not move during a walk and the mover never enters a
     space twice, so the steps that collide are found up front and the walk jumps from one to the next."""
     keep = steps > 0
     if not keep.all():
@@ -465,7 +465,7 @@ _SINGLE = {NOP: _nop, RECOVER: _s_recover, MOVE: _s_move, STAR: _s_star, TURN: _
            LEFT: _s_swerve(-1), RIGHT: _s_swerve(1)}
 
 
-# ----- green multi cards: everyone at once, no collisions, no finishing (RULES.md 3) ------------------------
+# ----- green multi cards: everyone at once, no collisions, no finishing (docs/rules.md 3) ------------------------
 def _g_recover(b: Batch, ix, amt) -> None:
     active = _rows(b.status, ix) == RACING
     _set_rows(b.fallen, ix, _rows(b.fallen, ix) & ~active)

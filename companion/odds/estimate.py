@@ -1,7 +1,7 @@
-"""Live odds: the probability of each paid place per mascot, before and during a race (RULES.md 4, 5, 7).
+"""Live odds: the probability of each paid place per mascot, before and during a race (docs/rules.md 4, 5, 7).
 
 What is known: the race deck's face-up cards, the player count (how many cards the players added face down,
-RULES.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (its position and every card
+docs/rules.md 7) and, during a race, the :class:`~companion.rules.race.Race` itself (its position and every card
 revealed so far). Every race deck holds 18 cards; the cards not known to be in it are drawn uniformly from
 the cards not known to be elsewhere (the rest of the 53). The estimator samples those unknown cards and the
 card order (burn 3 face down, 15 reveals per pass, reshuffle all 18 each pass), plays the races in the
@@ -40,7 +40,7 @@ PLACES = len(MASCOTS)
 
 
 def hidden_cards(players: int) -> int:
-    """Cards the players add face down before a race (RULES.md 7): 2 each with 2 players, 1 each with 3-8,
+    """Cards the players add face down before a race (docs/rules.md 7): 2 each with 2 players, 1 each with 3-8,
     none with 9 or more (the open variant). Raises ValueError outside 2..12."""
     if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"player count {players!r} is out of range (expected {MIN_PLAYERS}..{MAX_PLAYERS})")
@@ -60,7 +60,7 @@ class Odds:
     ``dq[m]`` = P(disqualified). ``stderr[m]`` = standard errors of (p1, p2, p3, p4, dq): sqrt(p(1-p)/n) for
     sampled estimates, 0 when ``exact``. ``samples`` = races simulated (or orderings enumerated).
     ``unknown`` = cards of the race deck not known; ``cut`` = sampled races still running after ``max_passes``
-    passes, ended there by the remaining-place rule (RULES.md 5).
+    passes, ended there by the remaining-place rule (docs/rules.md 5).
     """
 
     samples: int
@@ -99,7 +99,7 @@ class DeckKnowledge:
 
 
 def deck_knowledge(known: Sequence[str], players: int, race: Race, hidden: int | None = None) -> DeckKnowledge:
-    """Work out the known cards and the pool (RULES.md 7). ``known`` are label codes or notation (a notation
+    """Work out the known cards and the pool (docs/rules.md 7). ``known`` are label codes or notation (a notation
     stands for the first card with it not given yet). Raises ValueError / InvalidCardError naming the bad
     value: an unknown card, a card given twice, more face-up cards than the player count leaves room for,
     a revealed card that is not in the deck."""

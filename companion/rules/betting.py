@@ -1,4 +1,4 @@
-"""Betting tickets, the six stacks, payouts and settling (RULES.md section 6; open variant pots: section 7).
+"""Betting tickets, the six stacks, payouts and settling (docs/rules.md section 6; open variant pots: section 7).
 
 A ticket is named ``<stack>-<level>``: stack ``gobbler`` ``hurley`` ``dangle`` ``mum`` (mascot tickets) or
 ``yes`` ``no`` (side tickets), level ``top`` ``middle`` ``bottom``. A drafted ticket (:class:`Bet`) adds the
@@ -27,7 +27,7 @@ SIDES: tuple[str, ...] = ("safe", "risky")
 
 
 class BettingError(HotStreakError, ValueError):
-    """A ticket or bet that does not exist or does not fit the rules (RULES.md 6-7)."""
+    """A ticket or bet that does not exist or does not fit the rules (docs/rules.md 6-7)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -81,7 +81,7 @@ class Bet:
 
 @dataclass(frozen=True)
 class TicketTable:
-    """Ticket data (RULES.md 6-7). ``mascot[(level, side)]`` is the payout per paid place (index place-1);
+    """Ticket data (docs/rules.md 6-7). ``mascot[(level, side)]`` is the payout per paid place (index place-1);
     ``side[(level, side)]`` is ``(right, wrong)``; ``start_money[variant value]`` is the starting dollars."""
 
     mascot: Mapping[tuple[str, str], tuple[int, ...]]
@@ -146,7 +146,7 @@ def _table(c: Checker, data: dict[str, Any], key: str, path: str) -> dict[str, A
 
 
 class Stacks:
-    """The six ticket stacks of one race (RULES.md 6): only the top remaining ticket of a stack can be drafted.
+    """The six ticket stacks of one race (docs/rules.md 6): only the top remaining ticket of a stack can be drafted.
 
     A plain value: ``taken[stack]`` counts the tickets drafted from that stack (0..3).
     """
@@ -218,7 +218,7 @@ def bet_amount(bet: Bet, placings: Mapping[Mascot, int], side_happened: bool | N
 
 def settle(money: int, bets: Iterable[Bet], placings: Mapping[Mascot, int], side_happened: bool | None,
            table: TicketTable, race_no: int) -> int:
-    """A player's money after settling all their tickets of a race together (RULES.md 6):
+    """A player's money after settling all their tickets of a race together (docs/rules.md 6):
     ``max(0, money + sum of amounts)``. Raises BettingError as :func:`bet_amount`."""
     return max(0, money + sum(bet_amount(b, placings, side_happened, table, race_no) for b in bets))
 
@@ -244,7 +244,7 @@ def check_bets(bets_by_player: Iterable[Iterable[Bet]], race_no: int, table: Tic
 
 @dataclass(frozen=True, slots=True)
 class OpenBet:
-    """An open-variant paper bet (RULES.md 7): a mascot, a YES/NO answer, and in the double race which of
+    """An open-variant paper bet (docs/rules.md 7): a mascot, a YES/NO answer, and in the double race which of
     the two is doubled (``"mascot"``, ``"side"`` or None)."""
 
     mascot: Mascot
@@ -258,7 +258,7 @@ class OpenBet:
 
 def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool, table: TicketTable,
                race_no: int) -> list[tuple[int, int]]:
-    """Each player's (mascot pot share, side pot share) in the open variant (RULES.md 7).
+    """Each player's (mascot pot share, side pot share) in the open variant (docs/rules.md 7).
 
     Each place pot is split among the players who named the mascot paid that place, the side pot among the
     right answers; each share rounds down, and a doubled bet gets its share times the double factor.
@@ -282,7 +282,7 @@ def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happene
 
 def settle_open(money: list[int], bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool,
                 table: TicketTable, race_no: int) -> list[int]:
-    """New money per player in the open variant (RULES.md 7): money + both pot shares (:func:`open_gains`).
+    """New money per player in the open variant (docs/rules.md 7): money + both pot shares (:func:`open_gains`).
     Raises BettingError as :func:`open_gains`, or for a different number of players and bets."""
     if len(money) != len(bets):
         raise BettingError(f"{len(money)} amounts of money for {len(bets)} bets (expected one each)")

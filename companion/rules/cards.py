@@ -1,4 +1,4 @@
-"""Race cards and their notation (RULES.md section 2).
+"""Race cards and their notation (docs/rules.md section 2).
 
 Notation: one token for who (``G`` ``H`` ``D`` ``M`` or ``A`` for a green multi card), then actions applied
 left to right: ``R`` recover, ``+n``/``-n`` move, ``*`` next star, ``T`` turn around, ``F`` fall down,
@@ -40,7 +40,7 @@ class Action(NamedTuple):
     def notation(self) -> str:
         if self.act is Act.MOVE:
             return f"{self.amount:+d}"
-        return self.act.value
+        return str(self.act.value)
 
 
 _TOKEN = re.compile(r"R|[+-][0-9]+|\*|T|F|<|>")
@@ -56,7 +56,7 @@ class Card:
 
     @property
     def is_green(self) -> bool:
-        """True for a green multi card (``A...``), which moves every mascot at once (RULES.md 3)."""
+        """True for a green multi card (``A...``), which moves every mascot at once (docs/rules.md 3)."""
         return self.who is None
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from companion.rules.errors import DataFileError
 
@@ -73,7 +73,7 @@ class Checker:
             if key not in allowed:
                 self.problem(f"{path}{key}", f"unknown key (expected one of: {', '.join(sorted(allowed))})")
 
-    def tables(self, data: dict[str, Any], key: str, what: str):
+    def tables(self, data: dict[str, Any], key: str, what: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """Yield ``(i, "key[i].", entry)`` for each table of the array of tables ``key`` (``[[key]]``),
         recording a problem for a missing/empty array or an entry that is not a table."""
         entries = data.get(key)

@@ -1,4 +1,4 @@
-"""The race deck data: every physical card with its label code (RULES.md section 2).
+"""The race deck data: every physical card with its label code (docs/rules.md section 2).
 
 ``load_deck()`` reads the packaged ``data/deck.toml``; ``load_deck(path)`` a user's own. Label codes map to
 cards through this data, never through code.
@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from companion.rules.cards import Card
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import InvalidCardError
-from companion.rules.mascots import Mascot
 
 CODE_PATTERN = re.compile(r"^HS[0-9]{2,3}$")
 
@@ -39,7 +39,7 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[DeckCard]:
         return iter(self.cards)
 
     def __contains__(self, code: object) -> bool:
@@ -48,7 +48,8 @@ class Deck:
     def by_code(self, code: str) -> DeckCard:
         """The card with this label code (any case). Raises InvalidCardError naming the code."""
         try:
-            return self._by_code[code.strip().upper()]  # type: ignore[attr-defined]
+            card: DeckCard = self._by_code[code.strip().upper()]  # type: ignore[attr-defined]
+            return card
         except KeyError:
             first, last = self.cards[0].code, self.cards[-1].code
             raise InvalidCardError(f"unknown card code {code!r} (expected {first}..{last})") from None
@@ -56,10 +57,6 @@ class Deck:
     @property
     def starting_cards(self) -> tuple[DeckCard, ...]:
         return tuple(c for c in self.cards if c.starting)
-
-    def of_mascot(self, mascot: Mascot | None) -> tuple[DeckCard, ...]:
-        """The cards naming ``mascot``; None gives the green multi cards."""
-        return tuple(c for c in self.cards if c.card.who is mascot)
 
     def lookup(self, text: str) -> tuple[Card, str | None]:
         """A label code (``HS15``) or a notation (``H+3``) -> (card, code or None).

@@ -1,5 +1,5 @@
 """The betting phase's inputs of a game: drafting tickets, the race 3 double, open-variant bets
-(RULES.md 6-7). Functions of a :class:`companion.rules.game.Game`, kept apart so the game stays small.
+(docs/rules.md 6-7). Functions of a :class:`companion.rules.game.Game`, kept apart so the game stays small.
 
 The double is marked with two different codes, ``HS-DOUBLE`` then the drafted ticket (or the open bet):
 scanning the same ticket twice never doubles it, so a scanner's repeat (the same code resent within its

@@ -11,11 +11,11 @@ class HotStreakError(Exception):
 
 
 class InvalidCardError(HotStreakError, ValueError):
-    """A card notation or label code that is not a card (RULES.md section 2)."""
+    """A card notation or label code that is not a card (docs/rules.md section 2)."""
 
 
 class IllegalRevealError(HotStreakError, ValueError):
-    """A card that cannot be revealed now: already revealed this pass, or the race is over (RULES.md 4)."""
+    """A card that cannot be revealed now: already revealed this pass, or the race is over (docs/rules.md 4)."""
 
 
 class InvalidPositionError(HotStreakError, ValueError):

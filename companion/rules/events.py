@@ -150,7 +150,7 @@ class Fell(Event):
 
 @dataclass(frozen=True, slots=True)
 class KnockedOut(Event):
-    """A fallen mascot had to fall again: DQ (RULES.md 3)."""
+    """A fallen mascot had to fall again: DQ (docs/rules.md 3)."""
 
     mascot: Mascot
     cause: Cause
@@ -158,7 +158,7 @@ class KnockedOut(Event):
 
 @dataclass(frozen=True, slots=True)
 class OutOfBounds(Event):
-    """DQ off the back, off the side, or under a fold (RULES.md 3, 4)."""
+    """DQ off the back, off the side, or under a fold (docs/rules.md 3, 4)."""
 
     mascot: Mascot
     way: OutOfBoundsWay

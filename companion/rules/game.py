@@ -1,4 +1,4 @@
-"""A whole game as a pure state machine driven by scanned codes (RULES.md sections 6-7).
+"""A whole game as a pure state machine driven by scanned codes (docs/rules.md sections 6-7).
 
 >>> from companion.rules.codes import parse_code
 >>> game = Game(3, side_bet_order=["any-dq", "knockout", "two-fallen"])
@@ -37,9 +37,10 @@ from typing import Any
 from companion.rules import draft, game_view
 from companion.rules.codes import CardCode, Control, OpenBetCode, SideBetCode, TicketCode
 from companion.rules.betting import Bet, Stacks, TicketTable, bet_amount, load_tickets, open_gains, settle
-from companion.rules.deck import Deck
+from companion.rules.deck import Deck, DeckCard
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
+from companion.rules.mascots import Mascot
 from companion.rules.game_events import (CardLearned, GameOver, PhaseChanged, Settled, SideBetAnswered,
                                          SideBetHappened, Standing)
 from companion.rules.open_bets import OpenBook
@@ -137,7 +138,7 @@ class Game:
         return game_view.prompt(self)
 
     def draft_order(self, race_no: int) -> list[int]:
-        """Seat indexes in pick order for race ``race_no`` (RULES.md 6): a snake over ``tickets_per_player``
+        """Seat indexes in pick order for race ``race_no`` (docs/rules.md 6): a snake over ``tickets_per_player``
         rounds, forward then back, starting one seat further clockwise each race (2 players: 1-2-2-1-1-2,
         then 2-1-1-2-2-1). Empty in the open variant."""
         n = self.players
@@ -220,7 +221,7 @@ class Game:
         raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)")
 
     # ----- cards ------------------------------------------------------------------------------------
-    def _lookup(self, code: CardCode):
+    def _lookup(self, code: CardCode) -> DeckCard:
         try:
             return self.deck.by_code(code.code)
         except HotStreakError as exc:
@@ -378,8 +379,8 @@ class Game:
                              "settled": self.settled, "money": list(self.money)})
         return events
 
-    def _settle_open(self, placings) -> list[Event]:
-        """Split the pots among this race's open bets (RULES.md 7); a seat without a bet gets nothing."""
+    def _settle_open(self, placings: dict[Mascot, int]) -> list[Event]:
+        """Split the pots among this race's open bets (docs/rules.md 7); a seat without a bet gets nothing."""
         happened = bool(self.side_bet_happened)
         seats = [s for s in range(self.players) if self.book.seat(s).mascot is not None]
         bets = [self.book.seat(s).to_bet(no_answer=not happened) for s in seats]

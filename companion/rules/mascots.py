@@ -1,4 +1,4 @@
-"""The four mascots (RULES.md section 1)."""
+"""The four mascots (docs/rules.md section 1)."""
 
 from __future__ import annotations
 

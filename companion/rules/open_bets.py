@@ -1,4 +1,4 @@
-"""Open-variant bets of one race, entered at the table (RULES.md 7): per seat a mascot, a YES/NO answer
+"""Open-variant bets of one race, entered at the table (docs/rules.md 7): per seat a mascot, a YES/NO answer
 and, in the double race, which of the two is circled to pay double.
 
 Bets arrive as :class:`companion.rules.codes.OpenBetCode` (``HS-BET-<seat>-<CHOICE>[-DOUBLE]``, from the bet

@@ -1,4 +1,4 @@
-"""The phases of a game and the two game variants (RULES.md section 7).
+"""The phases of a game and the two game variants (docs/rules.md section 7).
 
 Defined apart from :mod:`companion.rules.game` so that game events and setup data can name them;
 ``companion.rules.game`` re-exports both.
@@ -21,7 +21,7 @@ class Phase(enum.Enum):
 
 
 class Variant(enum.Enum):
-    """STANDARD: betting tickets and player hands. OPEN: bets on paper, all cards face up, pots (RULES.md 7)."""
+    """STANDARD: betting tickets and player hands. OPEN: bets on paper, all cards face up, pots (docs/rules.md 7)."""
 
     STANDARD = "standard"
     OPEN = "open"

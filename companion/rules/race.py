@@ -1,4 +1,4 @@
-"""One race: push revealed cards, get typed events, pop to undo (RULES.md sections 3-5).
+"""One race: push revealed cards, get typed events, pop to undo (docs/rules.md sections 3-5).
 
 >>> race = Race()
 >>> [e.type for e in race.push_text("H+3")]
@@ -17,7 +17,7 @@ from here as before.
 from __future__ import annotations
 
 import functools
-from typing import Iterable
+from typing import Any, Iterable
 
 from companion.rules.cards import Act, Card
 from companion.rules.deck import Deck, load_deck
@@ -25,7 +25,7 @@ from companion.rules.errors import IllegalRevealError
 from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Folded, KnockedOut, Moved,
                                     NoEffect, OutOfBounds, OutOfBoundsWay, Placed, RaceEnded, Recovered, Reshuffled,
                                     Revealed, Swerved, TurnedAround)
-from companion.rules.mascots import MASCOTS
+from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.position import format_position, parse_position
 from companion.rules.race_state import (DQ, EXIT, FACING, FALLEN, FINISHED, LANE, PLACE, RACING, SPACE, STATUS,
                                         MascotState, Outcome, RaceState, mascot_state)
@@ -53,7 +53,7 @@ class Race:
         t = self.track
         lanes = dict(t.start_lanes)
         self._per_pass = t.reveals_per_pass
-        self._rows: list[list] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
+        self._rows: list[list[Any]] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
         self._folds = 0
         self._pass = 1
         self._revealed = 0
@@ -61,7 +61,7 @@ class Race:
         self._open: list[int] = list(range(1, len(MASCOTS) + 1))
         self._over = False
         self._edge = t.back_edge(0)
-        self._stack: list[tuple] = []
+        self._stack: list[tuple[Any, ...]] = []
         self._pushed: list[tuple[Card, str | None]] = []
         self._ev: list[Event] = []
 
@@ -117,7 +117,7 @@ class Race:
         return self.push(card, code)
 
     def push(self, card: Card, code: str | None = None) -> list[Event]:
-        """Resolve one revealed card (RULES.md 3), then the end of the pass if it was the last (RULES.md 4).
+        """Resolve one revealed card (docs/rules.md 3), then the end of the pass if it was the last (docs/rules.md 4).
 
         Returns the events in order. Raises IllegalRevealError (state unchanged) if the race is over or the
         label ``code`` was already revealed in this pass.
@@ -183,18 +183,18 @@ class Race:
         return race
 
     # ----- internals -------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         return (tuple(map(tuple, self._rows)), self._folds, self._pass, self._revealed, self._codes,
                 tuple(self._open), self._over)
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: tuple[Any, ...]) -> None:
         rows, self._folds, self._pass, self._revealed, self._codes, open_, self._over = snap
         self._rows = [list(r) for r in rows]
         self._open = list(open_)
         self._edge = self.track.back_edge(self._folds)
 
     def _resolve(self, i: int, card: Card) -> None:
-        """A card naming one mascot (RULES.md 3)."""
+        """A card naming one mascot (docs/rules.md 3)."""
         row = self._rows[i]
         mascot = MASCOTS[i]
         if row[STATUS] is not RACING:
@@ -231,7 +231,7 @@ class Race:
                 row[LANE] = new_lane
                 self._collide(i)
 
-    def _star_ahead(self, row: list, direction: int, limit: int) -> int | None:
+    def _star_ahead(self, row: list[Any], direction: int, limit: int) -> int | None:
         space = row[SPACE]
         if direction > 0:
             ahead = [s for s in self.track.stars if space < s <= limit]
@@ -240,7 +240,7 @@ class Race:
         return max(behind) if behind else None
 
     def _walk(self, i: int, d: int, steps: int, to_star: bool) -> None:
-        """Step ``steps`` spaces in direction ``d`` (+1 toward the finish), one at a time (RULES.md 3)."""
+        """Step ``steps`` spaces in direction ``d`` (+1 toward the finish), one at a time (docs/rules.md 3)."""
         row = self._rows[i]
         mascot = MASCOTS[i]
         crawled = row[FALLEN]
@@ -298,7 +298,7 @@ class Race:
         self._ev.append(TurnedAround(MASCOTS[i], Facing.FORWARD if row[FACING] > 0 else Facing.BACKWARD))
 
     def _resolve_green(self, card: Card) -> None:
-        """A green multi card: every racing mascot at once, no collisions, no finishing (RULES.md 3)."""
+        """A green multi card: every racing mascot at once, no collisions, no finishing (docs/rules.md 3)."""
         finish = self.track.finish_space
         for act, amount in card.actions:
             if self._over:
@@ -358,10 +358,10 @@ class Race:
                 if out:
                     self._dq(out, Exit.OUT_OF_BOUNDS, OutOfBoundsWay.SIDE, lanes=where)
 
-    def _dq(self, group: list[int], exit_: Exit, why, spaces: dict[int, int] | None = None,
+    def _dq(self, group: list[int], exit_: Exit, why: Any, spaces: dict[int, int] | None = None,
             lanes: dict[int, int] | None = None) -> None:
         """DQ ``group`` at the same time: they take the worst open places together, each paid as the worst
-        of them (RULES.md 5)."""
+        of them (docs/rules.md 5)."""
         for i in group:
             row = self._rows[i]
             row[STATUS], row[EXIT] = DQ, exit_
@@ -388,7 +388,7 @@ class Race:
 
     def _check_end(self) -> None:
         """End the race once enough mascots are finished or DQ; the rest take the remaining places by how far
-        ahead they are (RULES.md 5)."""
+        ahead they are (docs/rules.md 5)."""
         rows = self._rows
         racing = [i for i, r in enumerate(rows) if r[STATUS] is RACING]
         if racing and len(rows) - len(racing) < self.track.finishers_to_end:
@@ -401,7 +401,7 @@ class Race:
         self._ev.append(RaceEnded(tuple((m, r[PLACE]) for m, r in zip(MASCOTS, rows))))
 
     def _end_pass(self) -> None:
-        """The deck ran out: fold at the next fold line, DQ mascots under the mat, reshuffle (RULES.md 4)."""
+        """The deck ran out: fold at the next fold line, DQ mascots under the mat, reshuffle (docs/rules.md 4)."""
         t = self.track
         if self._folds < len(t.fold_lines):
             self._folds += 1

@@ -1,4 +1,4 @@
-"""The values a race hands out (RULES.md 3-5): one mascot's state, the whole race, the outcome so far.
+"""The values a race hands out (docs/rules.md 3-5): one mascot's state, the whole race, the outcome so far.
 
 Also the row layout of the race's internal per-mascot lists (``LANE`` .. ``EXIT``), shared by
 :mod:`companion.rules.race` and :mod:`companion.rules.position`.
@@ -7,6 +7,7 @@ Also the row layout of the race's internal per-mascot lists (``LANE`` .. ``EXIT`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from companion.rules.events import Exit, Facing, Status
 from companion.rules.mascots import MASCOTS, Mascot
@@ -49,7 +50,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class RaceState:
-    """A snapshot of the whole race (RULES.md 4: folds made, pass number, reveals in this pass)."""
+    """A snapshot of the whole race (docs/rules.md 4: folds made, pass number, reveals in this pass)."""
 
     mascots: tuple[MascotState, ...]
     folds: int
@@ -62,7 +63,7 @@ class RaceState:
         return self.mascots[MASCOTS.index(mascot)]
 
 
-def mascot_state(mascot: Mascot, row: list) -> MascotState:
+def mascot_state(mascot: Mascot, row: list[Any]) -> MascotState:
     """The public value of one internal row (see the layout above)."""
     return MascotState(mascot, row[LANE], row[SPACE], row[FALLEN],
                        Facing.FORWARD if row[FACING] > 0 else Facing.BACKWARD, row[STATUS], row[PLACE] or None,

@@ -1,4 +1,4 @@
-"""Game setup figures by player count, and the final screen's life outcomes (RULES.md section 7).
+"""Game setup figures by player count, and the final screen's life outcomes (docs/rules.md section 7).
 
 Every figure comes from ``data/game.toml`` (:func:`load_game_rules`); the loader checks that every race deck
 comes to the track's deck size: starting cards + random face-up cards + players x cards added per race, and
@@ -27,7 +27,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 12
 
 @dataclass(frozen=True, slots=True)
 class SetupFigures:
-    """How to set up a game for ``players`` in ``variant`` (RULES.md 7). Counts are cards per player where
+    """How to set up a game for ``players`` in ``variant`` (docs/rules.md 7). Counts are cards per player where
     named so; ``face_up`` = starting cards + ``random_face_up`` (the cards scanned in setup)."""
 
     players: int

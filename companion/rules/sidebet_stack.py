@@ -1,4 +1,4 @@
-"""The face-up stack of side bet cards through one game, as the table keeps it (RULES.md 6).
+"""The face-up stack of side bet cards through one game, as the table keeps it (docs/rules.md 6).
 
 At setup the Dealer shuffles the 12 side bet cards into one face-up stack; the top card is the question of
 race 1. Before each later race the previous card goes to the bottom of the stack and the next one shows, so

@@ -1,4 +1,4 @@
-"""The 12 side bet cards as named predicates over a race's events and states (RULES.md section 6).
+"""The 12 side bet cards as named predicates over a race's events and states (docs/rules.md section 6).
 
 Each predicate looks at a :class:`Moment`: what one revealed card did and where the mascots stand right after
 it, and says whether the card's question has been answered YES by it. The moment is taken after the card is
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import HotStreakError
@@ -37,7 +37,7 @@ from companion.rules.track import Track
 
 @dataclass(frozen=True, slots=True)
 class Moment:
-    """One revealed card as a side bet sees it (RULES.md 6, checked after each card).
+    """One revealed card as a side bet sees it (docs/rules.md 6, checked after each card).
 
     ``events``: the card's own events (reveal, moves, falls, DQs, placings); ``later``: what the end of the
     pass did after it (fold, DQs under the mat, placings, reshuffle; empty on most cards); ``active``: the
@@ -143,7 +143,7 @@ PREDICATES: dict[str, Predicate] = {
     "empty-final-stretch": empty_final_stretch,
     "any-dq": any_dq,
 }
-"""Every side bet id the engine can answer, in RULES.md order."""
+"""Every side bet id the engine can answer, in docs/rules.md order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ class SideBets:
     def __len__(self) -> int:
         return len(self.cards)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[SideBetCard]:
         return iter(self.cards)
 
     @property
@@ -221,7 +221,7 @@ def load_side_bets(path: str | Path | None = None) -> SideBets:
             c.problem(path_ + "question", f"{question!r} is missing or empty (expected the question text)")
             ok = False
         if ok:
-            cards.append(SideBetCard(i + 1, card_id, question.strip()))
+            cards.append(SideBetCard(i + 1, str(card_id), str(question).strip()))
     c.finish()
     return SideBets(tuple(cards))
 

@@ -6,7 +6,7 @@ does not fit. ``HS-UNDO`` is not applied here: undo is resolved by the journal (
 table is rebuilt by replay. Realised randomness (the side bet order of a new game) and the configured default
 variant arrive in ``data`` (stored with the player count, so a replay never depends on today's config).
 
-The variant (RULES.md 7) is chosen at new game: ``HS-OPEN`` or ``HS-STANDARD`` scanned before the player
+The variant (docs/rules.md 7) is chosen at new game: ``HS-OPEN`` or ``HS-STANDARD`` scanned before the player
 count, or right after it (before the first face-up card); else the configured default (``data["variant"]``).
 The standard game seats 2..8, so 9+ players always play open; ``HS-STANDARD`` with 9+ is refused.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.phases import Variant
@@ -24,6 +24,9 @@ from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
+
+if TYPE_CHECKING:
+    from companion.rules.game import Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +165,7 @@ class Table:
         self._start_data = data
         return [PlayersSet(players, self.game.variant.value)]
 
-    def _game(self, players: int, variant: Variant, data: dict[str, Any]):
+    def _game(self, players: int, variant: Variant, data: dict[str, Any]) -> Game:
         from companion.rules.game import Game
         order = data.get("side_bet_order")
         ids = None

@@ -1,4 +1,4 @@
-"""The track: lanes, spaces, stars, fold lines and starting lanes (RULES.md section 1).
+"""The track: lanes, spaces, stars, fold lines and starting lanes (docs/rules.md section 1).
 
 Load the default with ``load_track()`` or a user's file with ``load_track(path)``; every figure comes from
 the data file ``data/track.toml``.
@@ -35,14 +35,11 @@ class Track:
 
     @property
     def reveals_per_pass(self) -> int:
-        """Cards revealed per pass: the deck less the burned cards (RULES.md 4)."""
+        """Cards revealed per pass: the deck less the burned cards (docs/rules.md 4)."""
         return self.deck_size - self.burn
 
-    def start_lane(self, mascot: Mascot) -> int:
-        return dict(self.start_lanes)[mascot]
-
     def back_edge(self, folds: int) -> int:
-        """The first space still on the track after ``folds`` reshuffles (RULES.md 4)."""
+        """The first space still on the track after ``folds`` reshuffles (docs/rules.md 4)."""
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
 
     def in_final_stretch(self, space: int) -> bool:

@@ -1,11 +1,11 @@
 """The kiosk screen: draws a :class:`companion.screen.model.ScreenModel` with pygame-ce.
 
-Full screen on KMSDRM on a Pi (``Screen(fullscreen=True, driver="kmsdrm")``), a window on a desktop
-(``Screen((1280, 720))``), the SDL dummy driver in tests and screenshots (``driver="dummy"``). Everything is
-drawn by the program (shapes, colours, letters); the layout scales with the resolution.
+It draws on a surface it is given: the display's (``hardware.display``: KMSDRM full screen on a Pi, a window
+on a desktop) or an off-screen one for pictures and tests. Everything is drawn by the program (shapes,
+colours, letters); the layout scales with the resolution.
 
->>> screen = Screen((1280, 720), driver="dummy")                     # doctest: +SKIP
->>> surface = screen.draw(sample_model("race"), now=0.0); screen.present(); screen.close()   # doctest: +SKIP
+>>> screen = Screen(open_display("dummy", (1280, 720)).surface)          # doctest: +SKIP
+>>> surface = Screen.offscreen((1280, 720)).draw(sample_model("race"), now=0.0)   # doctest: +SKIP
 
 The geometry is pure (no pygame): :func:`layout_for` gives a :class:`Layout`; :func:`space_rect` and
 :func:`podium_rect` say where a space or a podium row is drawn, so tests can look at the right pixels.
@@ -15,8 +15,8 @@ pygame is imported lazily, inside :class:`Screen` only.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
+from typing import Any
 
 from companion import colours as C
 from companion.call.racecall import ordinal
@@ -112,29 +112,26 @@ def podium_rows(model: ScreenModel) -> list[tuple[str, int, str]]:
 
 # ----- drawing -----------------------------------------------------------------------------------------------
 class Screen:
-    """A pygame-ce display that draws screen models.
+    """Draws screen models onto a pygame surface.
 
-    ``size``: ``(w, h)`` pixels, or None for the display's own size when ``fullscreen`` (else 1280x720).
-    ``driver``: an SDL video driver (``"kmsdrm"``, ``"x11"``, ``"dummy"``) or None for SDL's choice.
-    Raises ``pygame.error`` if no display can be opened (``hardware.display`` turns that into a no-op).
+    ``surface``: what to draw on: a display's surface (``hardware.display.open_display(...).surface``) or an
+    off-screen ``pygame.Surface`` (:meth:`offscreen`, for pictures and tests). ``display``: the hardware
+    display the surface belongs to, if any: ``present()`` and ``close()`` go to it.
     """
 
-    def __init__(self, size: tuple[int, int] | None = None, fullscreen: bool = False, driver: str | None = None,
-                 message_seconds: float = MESSAGE_SECONDS):
-        if driver:
-            os.environ["SDL_VIDEODRIVER"] = driver
+    def __init__(self, surface: Any, *, display: Any = None, message_seconds: float = MESSAGE_SECONDS):
         import pygame
         self._pg = pygame
-        pygame.display.init()
         pygame.font.init()
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        if size is None:
-            size = (0, 0) if fullscreen else (1280, 720)
-        self.surface = pygame.display.set_mode(size, flags)
-        pygame.display.set_caption("Hot Streak")
-        if fullscreen:
-            pygame.mouse.set_visible(False)
+        self.surface = surface
+        self.display = display
         self.painter = Painter(self.surface, message_seconds)
+
+    @classmethod
+    def offscreen(cls, size: tuple[int, int], message_seconds: float = MESSAGE_SECONDS) -> "Screen":
+        """A screen drawing on an off-screen surface of ``size`` pixels (no display needed)."""
+        import pygame
+        return cls(pygame.Surface(size), message_seconds=message_seconds)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -146,19 +143,17 @@ class Screen:
         return self.surface
 
     def present(self) -> None:
-        """Show what was drawn (flip)."""
-        self._pg.display.flip()
-
-    def poll(self) -> list:
-        """The pending pygame events (keys, quit); call once a frame so a desktop window stays responsive."""
-        return self._pg.event.get()
+        """Show what was drawn on the display (which also hands the window's keys to the buttons)."""
+        if self.display is not None:
+            self.display.present()
 
     def save(self, path: str) -> None:
         """Write the current picture to a PNG file."""
         self._pg.image.save(self.surface, path)
 
     def close(self) -> None:
-        self._pg.display.quit()
+        if self.display is not None:
+            self.display.close()
 
     def __enter__(self) -> "Screen":
         return self
@@ -486,7 +481,14 @@ class Painter:
             self.blit_text(name.capitalize(), 40 * u, (cx, int(h * 0.58) + int(r * 1.6)), C.TEXT, anchor="midtop")
         self.blit_text("Scan NEW GAME, then the number of players", 44 * u, (w // 2, int(h * 0.86)), C.TEXT,
                        anchor="center")
+        self._form(model, L)
         self._status(model, L)
+
+    def _form(self, model: ScreenModel, L: Layout, x: float = 0.5, y: float = 0.95) -> None:
+        """The line of mascot form from past games at (``x``, ``y``) of the screen (minimal; ScreenModel.form)."""
+        if model.form:
+            self.blit_text(model.form, 34 * L.unit, (int(L.width * x), int(L.height * y)), C.GOLD, anchor="center",
+                           max_w=int(L.width * 0.6))
 
     def _screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -511,6 +513,7 @@ class Painter:
         self._odds(model, L.log, u)
         self._seats_small(model, L.seats, u)
         self._status(model, L)
+        self._form(model, L, 0.37, 0.625)
 
     def _screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit

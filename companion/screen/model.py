@@ -37,7 +37,7 @@ class MascotView:
 
 @dataclass(frozen=True)
 class TrackView:
-    """Track geometry (RULES.md 1), as in ``companion.rules.Track``."""
+    """Track geometry (docs/rules.md 1), as in ``companion.rules.Track``."""
 
     lanes: int = 4
     spaces: int = 14
@@ -53,7 +53,7 @@ class TrackView:
                    track.final_stretch)
 
     def back_edge(self, folds: int) -> int:
-        """The first space still on the track after ``folds`` reshuffles (RULES.md 4)."""
+        """The first space still on the track after ``folds`` reshuffles (docs/rules.md 4)."""
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
 
 
@@ -88,8 +88,9 @@ class ScreenModel:
     ``stacks_left`` maps a ticket stack (mascot name, ``"yes"``, ``"no"``) to the tickets left in it.
     ``standings`` is ``(name, money)`` pairs, best first. ``message`` (a refusal or notice) shows on top while
     ``now - message_at`` is under the screen's message time (a few seconds). ``status`` is device status lines
-    (``"scanner: ok"``). ``join_url`` is the phone page's address, shown as a QR code in setup and betting
-    (``companion.screen.qr``), or None.
+    (``"scanner: ok"``). ``form`` is a line of mascot form from past games ("Mum has won 4 of the last 10"),
+    shown on the attract and setup screens (companion.kiosk.history.form_line). ``join_url`` is the
+    phone page's address, shown as a QR code in setup and betting (``companion.screen.qr``), or None.
     """
 
     screen: str = "attract"
@@ -116,6 +117,7 @@ class ScreenModel:
     message: str | None = None
     message_at: float = 0.0
     status: tuple[str, ...] = ()
+    form: str | None = None
     join_url: str | None = None
 
     def __post_init__(self) -> None:
@@ -170,12 +172,12 @@ def sample_model(screen: str) -> ScreenModel:
         raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
     common = dict(players=3, status=_STATUS, race_no=2)
     if screen == "attract":
-        return ScreenModel(screen="attract", phase="New game", status=_STATUS)
+        return ScreenModel(screen="attract", phase="New game", status=_STATUS, form="Mum has won 4 of the last 10")
     if screen == "setup":
         known = {"gobbler": ("GR+2", "G+3", "G*"), "hurley": ("HR+2", "H+1>"), "dangle": ("DR+2", "DF", "D-2"),
                  "mum": ("MR+2", "M+2", "MT"), "green": ("A+1", "AR+3")}
         return ScreenModel(screen="setup", phase="Setup: scan the face-up cards", known_cards=known, odds=_ODDS,
-                           seats=_SEATS, **common)
+                           seats=_SEATS, form="Mum has won 4 of the last 10", **common)
     if screen == "betting":
         stacks = {"gobbler": 2, "hurley": 1, "dangle": 3, "mum": 2, "yes": 2, "no": 3}
         return ScreenModel(screen="betting", phase="Betting: snake draft", whose_pick="Bram", stacks_left=stacks,
@@ -220,14 +222,15 @@ def ticket_text(bet) -> str:
 
 
 def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
-               odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None) -> ScreenModel:
+               odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
+               form: str | None = None) -> ScreenModel:
     """The screen model for a ``companion.rules.table.Table`` in any phase (the controller's view of the game).
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen).
     """
     phase = table.phase
     common = dict(screen=SCREEN_FOR_PHASE[phase], phase=PHASE_TITLE[phase], log=log, message=message,
-                  message_at=message_at, status=status, odds=odds)
+                  message_at=message_at, status=status, odds=odds, form=form)
     game = table.game
     if game is None:
         return ScreenModel(**common)

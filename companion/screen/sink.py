@@ -16,12 +16,13 @@ class ScreenSink(BaseSink):
 
     def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
                  status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
-                 leds: Any = None, lane_map: Any = None):
+                 leds: Any = None, lane_map: Any = None, form: Callable[[], str | None] = lambda: None):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
         self.odds = odds
         self.status = status
+        self.form = form  # a line of mascot form for the attract and setup screens
         self.frame_interval = frame_interval
         self.log: list[str] = []
         self.keep_log = keep_log
@@ -47,6 +48,10 @@ class ScreenSink(BaseSink):
         self.message, self.message_at = message, now
         self._next = 0.0
 
+    def notice(self, message: str, table: Table, now: float) -> None:
+        """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
+        self.refused("", message, table, now)
+
     def reset(self, table: Table, now: float) -> None:
         self.log.append("Undo")
         self._next = 0.0
@@ -57,7 +62,8 @@ class ScreenSink(BaseSink):
         self._next = now + self.frame_interval
         from companion.screen.model import from_table
         model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                           odds=self.odds(), status=self.status(), money_before=self.money_before)
+                           odds=self.odds(), status=self.status(), money_before=self.money_before,
+                           form=self.form())
         if self.join_url:
             from companion.screen.model import replace
             model = replace(model, join_url=self.join_url)

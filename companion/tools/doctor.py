@@ -9,6 +9,7 @@ machine. The command is ``hotstreak doctor`` (companion/commands/doctor.py).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shutil
 from collections.abc import Callable
@@ -40,6 +41,12 @@ SCANNER_VENDORS: dict[str, str] = {
 SCANNER_WORDS = ("barcode", "bar code", "scanner", "scan")
 SERIAL_MODE_FIX = ("switch the scanner to USB serial mode: scan the 'USB COM' / 'USB CDC' / 'virtual COM port' "
                    "setup code from its manual, then unplug and replug it")
+HID_MODE_FIX = ('or read it as a keyboard: set [scanner] mode = "hid" (or "auto") and layout to the keyboard '
+                "layout it types in")
+
+
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,8 @@ def keyboard_mode_scanners(root: Path) -> list[str]:
     vendor id of a known scanner maker (/sys/class/input/*/id/vendor).
     """
     found: list[str] = []
+    if _inside(root, "/dev/input/hotstreak-scanner").exists():  # named by the udev rule
+        found.append("/dev/input/hotstreak-scanner")
     by_id = _inside(root, "/dev/input/by-id")
     if by_id.is_dir():
         for entry in sorted(by_id.iterdir()):
@@ -136,18 +145,45 @@ def keyboard_mode_scanners(root: Path) -> list[str]:
     return found
 
 
-def check_scanner(root: Path, port: str | None = None) -> list[Problem]:
-    """The scanner is plugged in, in USB serial mode, at ``port`` (default /dev/hotstreak-scanner)."""
+def check_scanner(root: Path, port: str | None = None, mode: str = "auto", hid_device: str = "",
+                  has_module: Callable[[str], bool] = _has_module, notes: list[str] | None = None) -> list[Problem]:
+    """The scanner is plugged in and readable in the configured ``mode`` (``[scanner] mode``).
+
+    serial: the USB serial (CDC) port ``port`` (default /dev/hotstreak-scanner) exists. hid: a keyboard-mode
+    scanner (``hid_device`` or one found by name or maker) and python-evdev to read it. auto: either, the
+    serial port first. A keyboard scanner that will be read is named in ``notes``.
+    """
     port = port or SCANNER_LINK
-    if os.path.lexists(_inside(root, port)):
+    if mode != "hid" and os.path.lexists(_inside(root, port)):
         if not _inside(root, port).exists():
             return [Problem("scanner", f"{port} points to a device that is gone",
                             "unplug and replug the scanner, or check `journalctl -k` for USB errors")]
         return []
-    keyboards = keyboard_mode_scanners(root)
-    if keyboards:
+    if hid_device and mode != "serial":
+        if not _inside(root, hid_device).exists():
+            return [Problem("scanner", f"the keyboard scanner {hid_device} ([scanner] hid_device) is not there",
+                            "plug it in, or fix hid_device (ls /dev/input/by-id shows the names)")]
+        keyboards = [hid_device]
+    else:
+        keyboards = keyboard_mode_scanners(root)
+    if keyboards and mode == "serial":
         return [Problem("scanner", f"the scanner is in keyboard (HID) mode: {'; '.join(keyboards)}",
-                        SERIAL_MODE_FIX)]
+                        f"{SERIAL_MODE_FIX}; {HID_MODE_FIX}")]
+    if keyboards:
+        if not has_module("evdev"):
+            return [Problem("scanner", f"the scanner is in keyboard (HID) mode ({'; '.join(keyboards)}) and "
+                            "python-evdev, which reads it, is not installed",
+                            "pip install evdev (the `pi` extra; sudo systemd/install.sh does it), or "
+                            + SERIAL_MODE_FIX)]
+        if notes is not None:
+            notes.append(f"keyboard-mode scanner {keyboards[0]}: read in HID mode, grabbed so its keys reach no "
+                         "console; [scanner] layout must match the layout it types in")
+        return []
+    if mode == "hid":
+        return [Problem("scanner", "no keyboard-mode scanner found (nothing named like a scanner in "
+                        "/dev/input/by-id, no known scanner maker)",
+                        "plug it in; if it is there under another name, set [scanner] hid_device to its "
+                        "/dev/input/by-id/...-event-kbd path")]
     ports = serial_ports(root)
     if ports:
         described = ", ".join(f"/dev/{p}" + (f" (USB {ids})" if (ids := _usb_ids_of_tty(root, p)) else "")
@@ -158,7 +194,7 @@ def check_scanner(root: Path, port: str | None = None) -> list[Problem]:
         else:
             fix = "set the scanner port to one of these (--scanner PORT)"
         return [Problem("scanner", f"no {port}, but serial ports are present: {described}", fix)]
-    return [Problem("scanner", f"no scanner found ({port} is missing, no USB serial port)",
+    return [Problem("scanner", f"no scanner found ({port} is missing, no USB serial port, no keyboard-mode scanner)",
                     "plug the scanner in; if it still does not show, " + SERIAL_MODE_FIX)]
 
 
@@ -303,12 +339,36 @@ def check_config(path: str | None, notes: list[str]) -> list[Problem]:
     return []
 
 
+def check_journal(path: str | os.PathLike | None) -> list[Problem]:
+    """The kiosk's journal (companion.kiosk.recovery.check): damaged, newer, not writable, disk full, locked."""
+    if not path:
+        return []
+    from companion.kiosk.recovery import check
+    return [Problem("journal", problem, fix) for problem, fix in check(path)]
+
+
+def _scanner_settings(config_path: str | None) -> tuple[str | None, str, str]:
+    """(port, mode, hid_device) from the config file's [scanner] section; defaults when it cannot load."""
+    if config_path:
+        try:
+            from companion.kiosk.config import load_config
+            cfg = load_config(config_path)
+            return cfg.scanner_port, cfg.scanner_mode, cfg.hid_device
+        except (ImportError, HotStreakError, ValueError, OSError, AttributeError):
+            pass  # check_config reports a bad file
+    return None, "auto", ""
+
+
 def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port: str | None = None,
-               config_path: str | None = None,
-               which: Callable[[str], str | None] = shutil.which) -> Report:
-    """Run every check against ``root``; a :class:`Report` with the problems in a fixed order."""
+               config_path: str | None = None, which: Callable[[str], str | None] = shutil.which,
+               has_module: Callable[[str], bool] = _has_module,
+               journal_path: str | os.PathLike | None = None) -> Report:
+    """Run every check against ``root``; a :class:`Report` with the problems in a fixed order. The scanner
+    check reads ``[scanner] mode``, ``port`` and ``hid_device`` from the config file when one is given;
+    ``journal_path`` adds the journal check."""
     report = Report()
-    report.problems += check_scanner(root, scanner_port)
+    port, mode, hid_device = _scanner_settings(config_path)
+    report.problems += check_scanner(root, scanner_port or port, mode, hid_device, has_module, report.notes)
     report.problems += check_spi(root)
     report.problems += check_groups(root, user)
     report.problems += check_audio(root)
@@ -316,4 +376,5 @@ def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port
     report.problems += check_espeak(which)
     report.problems += check_console_blank(root)
     report.problems += check_config(config_path, report.notes)
+    report.problems += check_journal(journal_path)
     return report

@@ -133,7 +133,7 @@ class Placement:
 
 def card_labels(deck: Deck | None = None) -> list[Label]:
     """One label per physical race card of ``deck`` (default: the packaged deck), in code order:
-    caption ``HS15 Hurley +3``, green cards ``HS48 All +2`` (RULES.md section 2)."""
+    caption ``HS15 Hurley +3``, green cards ``HS48 All +2`` (docs/rules.md section 2)."""
     deck = deck if deck is not None else load_deck()
     labels = []
     for dc in deck:
@@ -150,7 +150,7 @@ def card_labels(deck: Deck | None = None) -> list[Label]:
 
 def ticket_labels() -> list[Label]:
     """One label per betting ticket side (6 stacks x 3 levels x 2 sides = 36): caption
-    ``Dangle middle - risky`` (RULES.md section 6)."""
+    ``Dangle middle - risky`` (docs/rules.md section 6)."""
     labels = []
     for t in all_ticket_codes():
         stack = t.stack.upper() if t.stack in ("yes", "no") else Mascot(t.stack).title
@@ -161,7 +161,7 @@ def ticket_labels() -> list[Label]:
 
 def sidebet_labels() -> list[Label]:
     """One label per side bet card of the side bet data (``HS-S01``..), captioned by its number, with its id
-    in the meaning (RULES.md section 6)."""
+    in the meaning (docs/rules.md section 6)."""
     from companion.rules.sidebets import load_side_bets
     return [Label(SideBetCode(card.number).code(), f"Side bet card {card.number}",
                   f"side bet card {card.number}: {card.id} ({card.question})", "sidebets", INK["sidebet"])
@@ -184,7 +184,7 @@ def control_labels() -> list[Label]:
 
 def bet_labels(seats: int = MAX_PLAYERS) -> list[Label]:
     """The open variant's bet sheet: per seat 1..``seats`` the four mascot bets, then YES and NO, captioned
-    ``Seat 3 - Dangle`` (RULES.md section 7; the double is HS-DOUBLE scanned before a bet)."""
+    ``Seat 3 - Dangle`` (docs/rules.md section 7; the double is HS-DOUBLE scanned before a bet)."""
     labels = []
     for seat in range(1, seats + 1):
         for bet in open_bet_codes(seat):

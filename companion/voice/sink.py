@@ -39,6 +39,10 @@ class VoiceSink(BaseSink):
                 self.audio.play_effect(name)
 
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
+        from companion.kiosk.controller import SAVE_FAILED
+        if message == SAVE_FAILED:  # the journal cannot save: one fixed line, whatever was scanned
+            self.voice.say(SAVE_FAILED, None)
+            return
         self.voice.say(self.announcer.line_for("refused", reason=text), None)
 
     def render(self, table: Table, now: float) -> None:

@@ -34,10 +34,13 @@ WEB = "web"  # the journal source of inputs from a phone
 
 def claims_from_entries(entries: Iterable[object]) -> dict[int, int]:
     """Claims of the current game: ``{seat (1-based): epoch (journal entry id)}`` from journal entries
-    (objects with ``id``, ``source`` and ``text``, oldest first: ``Journal.effective()``)."""
+    (objects with ``id``, ``source``, ``text`` and maybe ``skipped``, oldest first: ``Controller.entries``);
+    an entry that replay skipped (it no longer applies) claims nothing."""
     claims: dict[int, int] = {}
     for entry in entries:
         text = getattr(entry, "text")
+        if getattr(entry, "skipped", None):
+            continue
         if not text.startswith(("HS-", "hs-")):
             continue
         try:

@@ -11,7 +11,7 @@ import logging
 import random
 from typing import Any, Callable
 
-from companion.kiosk.controller import BaseSink
+from companion.kiosk.controller import BaseSink, Undone
 from companion.rules.events import Event
 from companion.rules.table import NewGame, PlayersSet, SeatNamed, Table
 from companion.web.seats import claims_from_entries
@@ -24,19 +24,18 @@ REFRESH_SECONDS = 10.0  # how often the LAN address is looked at again
 
 class WebSink(BaseSink):
     """Publishes the table to the web thread. ``post(fn, *args)`` runs ``fn`` on the web loop (never blocks);
-    ``hub`` is the :class:`companion.web.hub.Hub` there; ``journal`` gives the claims
-    (``Journal.effective``); ``last_result()`` the controller's result of the input just handled;
+    ``hub`` is the :class:`companion.web.hub.Hub` there; ``entries()`` the journal entries of the current
+    game that count (``Controller.entries``; the last one is the input just accepted), which give the claims;
     ``odds()`` the live odds or None; ``language`` the kiosk's (en, nl, es) for the race call text;
     ``on_close`` stops the server; ``refresh()`` gives the page address again (it may change)."""
 
-    def __init__(self, post: Callable[..., Any], hub: Any, *, journal: Any, last_result: Callable[[], Any],
+    def __init__(self, post: Callable[..., Any], hub: Any, *, entries: Callable[[], list[Any]],
                  odds: Callable[[], Any] = lambda: None, language: str = "en", address: str | None = None,
                  on_close: Callable[[], Any] | None = None, refresh: Callable[[], str] | None = None):
         from companion.call.announcer import Announcer
         self.post = post
         self.hub = hub
-        self.journal = journal
-        self.last_result = last_result
+        self.entries = entries
         self.odds = odds
         self.language = language
         self.address = address
@@ -64,9 +63,9 @@ class WebSink(BaseSink):
         del self.call[:-KEEP_CALL]
         self.notice = None
         self._publish(table)
-        result = self.last_result()
-        if result is not None:
-            self._send(self.hub.outcome, result.text, True, "")
+        done = self.entries()
+        if done and not any(isinstance(e, Undone) for e in events):  # answer the phone that sent it, if any
+            self._send(self.hub.outcome, done[-1].text, True, "")
 
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
         self.notice = message
@@ -98,9 +97,9 @@ class WebSink(BaseSink):
 
     def _load_claims(self) -> None:
         try:
-            self.claims = claims_from_entries(self.journal.effective())
-        except Exception as exc:  # noqa: BLE001 - a journal read error leaves the claims as they were
-            log.warning("seat claims not read from the journal (%s)", exc)
+            self.claims = claims_from_entries(self.entries())
+        except Exception as exc:  # noqa: BLE001 - a bad entry leaves the claims as they were
+            log.warning("seat claims not read from the journal entries (%s)", exc)
 
     def _publish(self, table: Table) -> None:
         self._table = table

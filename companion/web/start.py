@@ -48,7 +48,7 @@ def start_web(cfg: Any, mode: str, listen: str | None, controller: Any, db: str 
         log.warning("no phone page on %s:%s (%s); the table goes on without it", where[0], where[1], exc)
         return None
     log.info("phone page: %s", server.url)
-    sink = WebSink(server.post, server.hub, journal=controller.journal, last_result=lambda: controller.last_result,
+    sink = WebSink(server.post, server.hub, entries=lambda: controller.entries,
                    odds=odds, language=cfg.language, address=server.url, on_close=server.close,
                    refresh=server.refresh)
     return sink
