@@ -12,7 +12,7 @@ URL = "http://192.168.1.20:8080/"
 
 def _screen():
     from companion.screen.draw import Screen
-    return Screen((1280, 720), driver="dummy")
+    return Screen.offscreen((1280, 720))
 
 
 def _decode(surface) -> list[str]:

@@ -1,7 +1,7 @@
 """The phone page's address as a QR code on the screen (setup and betting), so players join by pointing
 their phone's camera at it. The code comes from segno; this module only places and paints it.
 
-``draw_qr(screen, model, layout)`` paints ``model.join_url`` (if any) in the right column, below the card /
+``draw_qr(painter, model, layout)`` paints ``model.join_url`` (if any) in the right column, below the card /
 side bet panel, with the address written under it. :func:`qr_rows` is the pure part: the code's modules
 as rows of booleans with the quiet zone included.
 """
@@ -39,8 +39,8 @@ def _surface(url: str, size: int) -> Any:
 
 
 def draw_qr(screen: Any, model: Any, layout: Any) -> None:
-    """Paint the join code on ``screen`` (a ``companion.screen.draw.Screen``) when the model has a
-    ``join_url`` and shows setup or betting; does nothing otherwise."""
+    """Paint the join code with ``screen`` (the painter of ``companion.screen.draw``: its ``surface`` and
+    ``blit_text``) when the model has a ``join_url`` and shows setup or betting; does nothing otherwise."""
     url = getattr(model, "join_url", None)
     if not url or model.screen not in QR_SCREENS:
         return
