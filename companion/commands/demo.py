@@ -45,10 +45,10 @@ def run(args: argparse.Namespace) -> int:
     kiosk = build(cfg, mode="mock", db=":memory:", script=script, sleep=sleep, rng=random.Random(DEMO_SEED),
                   window=False, console=sys.stdout, display="none" if args.headless else "window",
                   audio="none" if args.headless else "auto", web=web)
-    page = next((s for s in kiosk.controller.sinks if hasattr(s, "url") and s.url), None)
-    if page is not None:
-        print(f"Phone page: {page.url}", flush=True)
     install_signal_handlers(kiosk)
+    page = next((s for s in kiosk.controller.sinks if hasattr(s, "url") and s.url), None)
+    if page is not None:  # after the handlers: a Ctrl-C or SIGTERM from here on ends the demo cleanly
+        print(f"Phone page: {page.url}", flush=True)
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
     kiosk.run_forever(until=lambda: scanner.done.is_set() and controller.inputs.empty())
