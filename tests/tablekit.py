@@ -17,7 +17,7 @@ import io
 import random
 from pathlib import Path
 
-from companion.call.announcer import Announcer
+from companion.call.caller import Caller
 from companion.kiosk.config import load_config
 from companion.kiosk.controller import Controller, Result, status_dict
 from companion.kiosk.journal import Journal
@@ -42,7 +42,7 @@ class RecordingVoice:
     def __init__(self):
         self.lines: list[tuple[str, int | None]] = []
 
-    def say(self, text: str, card: int | None = None) -> None:
+    def say(self, text: str, card: int | None = None, **kw) -> None:
         self.lines.append((text, card))
 
     def update(self) -> None:
@@ -64,7 +64,7 @@ class TableKit:
         self.console = io.StringIO()
         self.colours = self.cfg.colours
         sinks = [LightsSink(self.strip, self.lane_map, self.colours, self.track),
-                 VoiceSink(Announcer(lang, random.Random(1)), self.voice, self.audio),
+                 VoiceSink(Caller(lang, random.Random(1)), self.voice, self.audio),
                  ConsoleSink(self.console)]
         self.journal = Journal(db)
         self.controller = Controller(self.journal, sinks=sinks, clock=self.clock, wall=self.clock,

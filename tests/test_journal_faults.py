@@ -17,6 +17,7 @@ import threading
 import pytest
 
 from conftest import DATA, ROOT, FakeClock
+from companion.call.words import load_catalogue
 from companion.kiosk.controller import RETRY_SECONDS, SAVE_FAILED, Controller, status_dict
 from companion.kiosk.journal import Journal, JournalError
 from companion.kiosk.recovery import check, move_aside, open_journal
@@ -98,7 +99,8 @@ def test_a_failed_write_is_refused_said_nothing_applied_and_play_goes_on_after(t
     result = table.scan("HS26")
     assert not result.accepted and result.message == SAVE_FAILED
     assert table.status() == before and len(table.journal.entries()) == rows  # nothing applied, nothing stored
-    assert table.said()[-1] == SAVE_FAILED  # spoken, and the console shows it too
+    # spoken as the fixed "can't save" line of the caller, and the console shows it too
+    assert table.said()[-1] in load_catalogue("en").phrases["refused-save"]
     assert f"Refused 'HS26': {SAVE_FAILED}" in table.console.getvalue()
     problem = table.controller.problem
     assert str(tmp_path / "journal.db") in problem and fix in problem

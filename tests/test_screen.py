@@ -13,9 +13,10 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from companion import colours as C
-from companion.screen.draw import Screen, layout_for, podium_rect, space_rect
+from companion.screen.draw import Screen, layout_for, order_rect, space_rect
 from companion.screen.model import (SCREENS, CardView, MascotView, ScreenModel, TrackView, from_race, replace,
                                     sample_model, sample_race)
+from companion.screen.layout import card_tile_rect
 from conftest import hotstreak
 
 
@@ -52,8 +53,8 @@ def test_every_sample_screen_renders_at_720p_and_1080p(name, size):
     from companion.screen.draw import Painter
     Painter(surf).draw(sample_model(name), now=1.0)
     arr = pygame.surfarray.array3d(surf).astype(np.int32)
-    # the header title is drawn in gold and the picture is not a blank fill
-    assert count(arr, layout_for(size).header, C.GOLD) > 50
+    # the title is drawn in gold (in the header, or large on the attract screen) and the picture is not blank
+    assert count(arr, layout_for(size).header if name != "attract" else (0, 0, *size), C.GOLD) > 50
     packed = (arr[::3, ::3, 0] << 16) | (arr[::3, ::3, 1] << 8) | arr[::3, ::3, 2]
     assert len(np.unique(packed)) > 20
 
@@ -80,8 +81,9 @@ def test_each_mascot_has_its_own_colour_on_the_track(screen):
 def test_two_mascots_on_one_space_are_both_visible(screen):
     surf = screen.draw(race_model(MascotView("gobbler", 2, 7), MascotView("mum", 2, 7, fallen=True)), now=0.0)
     rect = space_rect(2, 7, layout_for(screen.size))
-    assert count(surf, rect, C.colour("gobbler")) > 150
-    assert count(surf, rect, C.colour("mum")) > 150
+    area = rect[2] * rect[3]
+    assert count(surf, rect, C.colour("gobbler")) > 0.04 * area
+    assert count(surf, rect, C.colour("mum")) > 0.02 * area
 
 
 def _bbox(surface, rect, colour):
@@ -112,19 +114,17 @@ def test_the_nose_points_where_the_mascot_faces(screen, fallen):
     assert _bbox(surf, rect, C.colour("gobbler"))[4] < centre - 1
 
 
-def test_a_dq_mascot_is_shown_out_on_the_podium_and_not_on_the_track(screen):
-    model = race_model(MascotView("gobbler", 2, 14, status="finished", place=1),
-                       MascotView("dangle", 3, 5, fallen=True, status="dq", place=4),
-                       MascotView("mum", 4, 9), podium=(("gobbler", 1), ("dangle", 4)))
+def test_a_dq_mascot_is_shown_out_in_the_running_order_and_not_on_the_track(screen):
+    model = race_model(MascotView("gobbler", 2, 14, status="finished", place=1, exit="crossed"),
+                       MascotView("dangle", 3, 5, fallen=True, status="dq", place=4, exit="knockout"),
+                       MascotView("mum", 4, 9), MascotView("hurley", 2, 6), podium=(("gobbler", 1), ("dangle", 4)))
     surf = pygame.surfarray.array3d(screen.draw(model, now=0.0))
     layout = layout_for(screen.size)
     for spot in track_spaces(layout):
         assert count(surf, space_rect(*spot, layout), C.colour("dangle")) == 0, spot
-    out_row = podium_rect(1, layout)          # second row: 4th place, the DQ
-    win_row = podium_rect(0, layout)
-    assert count(surf, out_row, C.OUT_MARK) > 100 and count(surf, out_row, C.OUT) > 100
+    win_row, out_row = order_rect(0, layout), order_rect(3, layout)   # 1st: Gobbler; last: the DQ
+    assert count(surf, out_row, C.OUT) > 100 and count(surf, out_row, C.OUT_MARK) > 100
     assert count(surf, out_row, C.colour("dangle")) == 0
-    assert count(surf, win_row, C.OUT_MARK) == 0
     assert count(surf, win_row, C.colour("gobbler")) > 100 and count(surf, win_row, C.GOLD) > 50
 
 
@@ -155,8 +155,8 @@ def test_a_message_shows_for_a_few_seconds_then_goes(screen):
 @pytest.mark.parametrize("card,colour", [(CardView("H+3", "HS15", "hurley"), "hurley"), (CardView("A-2", "HS53"), "green")])
 def test_the_last_card_is_drawn_large_in_its_colour(screen, card, colour):
     surf = screen.draw(race_model(last_card=card), now=0.0)
-    rect = layout_for(screen.size).card
-    assert count(surf, rect, C.colour(colour)) > 0.25 * rect[2] * rect[3]
+    rect = card_tile_rect(layout_for(screen.size))
+    assert count(surf, rect, C.colour(colour)) > 0.5 * rect[2] * rect[3]
 
 
 def test_the_race_screen_from_a_real_race_puts_every_racing_mascot_where_the_engine_says(screen):
@@ -168,21 +168,6 @@ def test_the_race_screen_from_a_real_race_puts_every_racing_mascot_where_the_eng
     assert racing
     for m in racing:
         assert count(surf, space_rect(m.lane, m.space, layout), C.colour(m.mascot)) > 100, m
-
-
-def test_odds_bars_show_only_when_odds_are_given(screen):
-    model = sample_model("betting")
-    rect = layout_for(screen.size).log
-    assert count(screen.draw(model, now=0.0), rect, C.colour("dangle")) > 500
-    no_odds = screen.draw(replace(model, odds=None), now=0.0)
-    assert count(no_odds, rect, C.colour("dangle")) == 0
-
-
-def test_betting_stacks_grow_with_tickets_left(screen):
-    model = sample_model("betting")
-    few = count(screen.draw(replace(model, stacks_left={"hurley": 1}), now=0.0), (0, 0, *screen.size), C.colour("hurley"))
-    many = count(screen.draw(replace(model, stacks_left={"hurley": 3}), now=0.0), (0, 0, *screen.size), C.colour("hurley"))
-    assert many > few + 1000
 
 
 def test_geometry_tiles_the_track_and_rejects_spaces_off_it():

@@ -1,11 +1,16 @@
-"""The voice: WAV cache keyed by text + voice, a queue that never lags the race by more than a card (fake clock),
-and the audio backends (mock, none, the pygame mixer on SDL's dummy driver)."""
+"""The voice: WAV cache keyed by text + voice (with a size cap), a queue where nothing of a card starts once the
+next card is revealed (fake clock), quick stops in every state, and the audio backends (mock, none, the pygame
+mixer on SDL's dummy driver)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import os
+import random
 import shutil
 import subprocess
+import time
 import wave
 
 import pytest
@@ -122,7 +127,7 @@ def test_voice_never_lags_the_race_by_more_than_one_card(tmp_path):
 
 def test_a_line_still_playing_for_a_stale_card_is_cut(tmp_path):
     clock = FakeClock()
-    voice, audio, _ = make_voice(tmp_path, clock, seconds=10.0)
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=10.0, max_lag_cards=1)
     voice.say("a very long line about card 1", 1)
     voice.update()
     voice.say("card 2", 2)
@@ -252,3 +257,162 @@ def test_no_audio_device_gives_null_audio(caplog, monkeypatch):
         audio = open_audio("auto", driver="no-such-driver")
     assert audio.name == "none"
     assert "cannot open the mixer" in caplog.records[0].message
+
+
+# ----- the race caller's queue policy ---------------------------------------------------------------------------
+def test_by_default_nothing_of_a_card_starts_once_the_next_card_is_revealed(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=2.0)
+    voice.say("card 1 news", 1)
+    voice.say("card 1 more", 1)
+    assert voice.update().text == "card 1 news"
+    voice.say("card 2 news", 2)                    # revealed while card 1 still speaks
+    clock.advance(2.0)
+    assert voice.update().text == "card 2 news"    # card 1's second line never starts
+    assert [l.text for l in voice.queue.dropped] == ["card 1 more"]
+
+
+def test_a_newer_line_of_the_same_slot_replaces_a_waiting_one(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=2.0)
+    voice.say("Payouts!", None)
+    voice.update()
+    voice.say("Ann, your pick.", None, slot="pick")
+    voice.say("Bram, your pick.", None, slot="pick")
+    clock.advance(2.0)
+    assert voice.update().text == "Bram, your pick."
+    assert voice.queue.peek() is None
+
+
+def test_plain_news_is_cut_for_essential_news_of_a_newer_card(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=3.0)
+    voice.say("Hurley 3, up to 6.", 1, priority=3)
+    voice.update()
+    voice.say("Mum to 5.", 2, priority=3)
+    clock.advance(1.0)
+    assert voice.update() is None and ("stop", "") not in audio.played     # plain for plain: no cut
+    clock.advance(2.0)
+    voice.update()
+    voice.say("Mum down!", 3, priority=0)
+    clock.advance(0.5)
+    assert voice.update().text == "Mum down!" and ("stop", "") in audio.played
+
+
+def test_a_line_without_a_time_limit_waits_as_long_as_it_takes(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=20.0)
+    voice.say("Game over!", None, max_age=None)
+    voice.say("Final standings.", None, max_age=None)
+    voice.update()
+    clock.advance(20.0)
+    assert voice.update().text == "Final standings."
+
+
+# ----- bounded cost: fixed refusal lines, a capped cache ----------------------------------------------------------
+def test_garbage_refusals_render_a_fixed_line_not_one_per_text(tmp_path):
+    from companion.call.caller import Caller
+    from companion.voice.sink import VoiceSink
+    clock = FakeClock()
+    voice, audio, espeak = make_voice(tmp_path, clock, seconds=0.0)
+    sink = VoiceSink(Caller("en", random.Random(0)), voice, audio)
+    for k in range(300):
+        sink.refused(f"JUNK{k}", f"unknown code 'JUNK{k}' (expected HS-...)", None, clock())
+        voice.update()
+    rendered = {text for _, text in espeak.texts}
+    assert len(rendered) <= 2 and not any("JUNK" in t for t in rendered)
+    assert len(list(tmp_path.glob("*/*.wav"))) <= 2
+
+
+def test_the_cache_keeps_under_its_cap_evicting_the_least_recently_used(tmp_path):
+    cache = VoiceCache(tmp_path, run=FakeEspeak(), max_bytes=400)
+    first = cache.render("line number 0 " + "x" * 40, "en")
+    for k in range(1, 40):
+        cache.render(f"line number {k} " + "x" * 40, "en")
+        os.utime(first, (2e9 + k, 2e9 + k))          # the first line keeps being used
+    assert cache.size() <= 400
+    assert first.exists()                              # recently used: kept
+    assert not cache.path_for("line number 1 " + "x" * 40, "en").exists()   # the oldest went
+
+
+# ----- stopping quickly ----------------------------------------------------------------------------------------
+def slow_espeak(tmp_path, seconds: int = 60):
+    """A fake espeak-ng program that takes ``seconds`` per line (a real child process)."""
+    path = tmp_path / "bin" / "espeak-ng"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(f"#!/bin/sh\nsleep {seconds}\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_close_during_the_first_start_prerender_kills_espeak_and_ends_the_worker(tmp_path):
+    clock = FakeClock()
+    voice = Voice(MockAudio(clock), "en-gb", clock, VoiceCache(tmp_path / "cache", espeak=str(slow_espeak(tmp_path))))
+    future = voice.prerender([f"line {k}" for k in range(300)])
+    voice.say("Hurley down!", 1)
+    deadline = time.monotonic() + 5
+    while not voice.cache._procs and time.monotonic() < deadline:
+        time.sleep(0.01)                               # wait until espeak-ng is really running
+    assert voice.cache._procs
+    voice.close()
+    assert future.result(timeout=2) == 0              # the pre-render ended (it would take 300 minutes)
+    now_job = voice._jobs["Hurley down!"]              # the on-demand render ended too
+    done, _ = concurrent.futures.wait([now_job], timeout=2)
+    assert done and (now_job.cancelled() or isinstance(now_job.exception(), VoiceUnavailable))
+    assert not voice.cache._procs
+    assert voice.update() is None
+
+
+def test_sigterm_during_the_first_start_prerender_stops_the_kiosk_quickly(tmp_path):
+    """A real `hotstreak run` with voice on and a slow espeak-ng (60 s a line) pre-rendering its 300-odd fixed
+    lines: SIGTERM ends the process within seconds, not after the pre-render."""
+    import signal
+    import sys
+    from conftest import ROOT
+    from notify_listener import NotifyListener
+    espeak = slow_espeak(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[paths]\ncache = "{tmp_path / "cache"}"\n[audio]\nvoice = true\neffects = false\n')
+    with NotifyListener(tmp_path) as listener:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PATH=f"{espeak.parent}:{os.environ['PATH']}",
+                   **listener.env())
+        env.pop("HOTSTREAK_HARDWARE", None)
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--hardware", "mock", "--config",
+                                 str(config), "--db", str(tmp_path / "journal.db"), "--display", "none",
+                                 "--audio", "mock", "--quiet"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+        try:
+            listener.wait_for("READY=1", timeout=30)
+            deadline = time.monotonic() + 10
+            running = False
+            while not running and time.monotonic() < deadline:
+                running = subprocess.run(["pgrep", "-f", str(espeak)], capture_output=True).returncode == 0
+                time.sleep(0.05)
+            assert running, "the pre-render never started espeak-ng"
+            started = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            code = proc.wait(timeout=30)
+            took = time.monotonic() - started
+            print(f"stopped {took:.2f} s after SIGTERM")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert code == 0, proc.stderr.read().decode()
+    assert took < 5.0, f"stopping took {took:.1f} s"    # the slow pre-render would take 300 minutes
+    assert subprocess.run(["pgrep", "-f", str(espeak)], capture_output=True).returncode != 0  # none left behind
+
+
+def test_after_an_undo_nothing_still_waiting_is_said(tmp_path):
+    from companion.call.caller import Caller
+    from companion.voice.sink import VoiceSink
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=5.0)
+    sink = VoiceSink(Caller("en", random.Random(0)), voice, audio)
+    voice.say("Hurley 3, up to 6.", 1)
+    voice.say("Last card!", 1)
+    voice.update()
+    sink.reset(None, clock())
+    assert ("stop", "") in audio.played and voice.queue.peek() is None
+    clock.advance(5.0)
+    assert voice.update() is None

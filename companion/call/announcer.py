@@ -1,47 +1,50 @@
-"""The announcer: race events and table moments to spoken lines, with variety, in English, Dutch or Spanish.
+"""The announcer: phrase choice over the one event table (:mod:`companion.call.words`), with variety, in
+English, Dutch or Spanish.
 
 The phrase catalogue lives in ``sounds/phrases/<lang>.toml`` (installed as the package data ``companion.sounds``).
-Each key has several phrasings; :class:`Announcer` picks one with its own seeded generator and never the same
-phrasing twice in a row for a key.
+Each key has one or more phrasings; :class:`Announcer` picks one with its own seeded generator and never the same
+phrasing twice in a row for a key. :mod:`companion.call.caller` builds the spoken race call from these lines.
 
 >>> import random
 >>> a = Announcer("nl", random.Random(1))
 >>> from companion.rules import Race
 >>> a.lines(Race().push_text("H+3"))                                        # doctest: +SKIP
-['Volgende kaart, Hurley!', 'Hurley rent naar vak 6!']
+['Hurley!', 'Hurley naar 6.']
 >>> a.line_for("your-pick", name="Ann")                                     # doctest: +SKIP
 'Aan jou, Ann.'
 """
 
 from __future__ import annotations
 
-import functools
 import random
 import re
-import string
-import tomllib
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
+from companion.call import words
+from companion.call.words import (LANGUAGES, Catalogue, capitalise, load_catalogue,  # noqa: F401 - re-exported
+                                  placeholders, sounds_dir)
 from companion.rules import events as ev
+from companion.rules import game_events as gev
 
-LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
-
-# Every key of the catalogue and the placeholders its phrasings may use. Race event keys are the engine's event
-# type names (companion.rules.events), "-variant" picks a phrasing family for one kind of that event.
+# Every key of the catalogue and the fields it is given (its phrasings may use any of them). Race event keys are
+# the engine's event type names (companion.rules.events); "-variant" picks a phrasing family for one kind.
 _MASCOT = frozenset({"mascot"})
+_MOVE = frozenset({"mascot", "steps", "space", "start", "lane"})
+_OUT = frozenset({"mascot", "lane", "space"})
+REFUSALS: tuple[str, ...] = ("unknown", "already", "wrong-time", "players-first", "race-over", "game-over",
+                             "not-top", "draft", "double", "face-up", "seat", "save", "other")
+"""The reasons a refusal is spoken with (``refused-<reason>`` keys); see :mod:`companion.call.refusals`."""
+
 FIELDS: dict[str, frozenset[str]] = {
-    "revealed": frozenset({"who", "reveal", "pass_no", "card"}),
-    "revealed-green": frozenset({"who", "reveal", "pass_no", "card"}),
-    "no_effect": _MASCOT,
-    "no_effect-star": _MASCOT,
+    "revealed": frozenset({"who", "reveal", "pass_no", "card", "tag"}),
+    "revealed-green": frozenset({"who", "reveal", "pass_no", "card", "tag"}),
+    "no_effect": frozenset({"mascot", "reason"}),
+    "no_effect-star": frozenset({"mascot", "reason"}),
     "recovered": _MASCOT,
     "recovered-turn": _MASCOT,
-    "moved": frozenset({"mascot", "steps", "space", "start", "lane"}),
-    "moved-back": frozenset({"mascot", "steps", "space", "start", "lane"}),
-    "moved-crawl": frozenset({"mascot", "steps", "space", "start", "lane"}),
-    "moved-star": frozenset({"mascot", "steps", "space", "start", "lane"}),
+    "recovered-both": _MASCOT,
+    "moved": _MOVE, "moved-back": _MOVE, "moved-crawl": _MOVE, "moved-crawl-back": _MOVE, "moved-star": _MOVE,
+    "moved-star-back": _MOVE,
     "swerved": frozenset({"mascot", "space", "from_lane", "to_lane"}),
     "turned_around": _MASCOT,
     "turned_around-forward": _MASCOT,
@@ -49,87 +52,53 @@ FIELDS: dict[str, frozenset[str]] = {
     "fell": _MASCOT,
     "fell-collision": _MASCOT,
     "knocked_out": _MASCOT,
-    "out_of_bounds": frozenset({"mascot", "lane", "space"}),
-    "out_of_bounds-side": frozenset({"mascot", "lane", "space"}),
-    "out_of_bounds-fold": frozenset({"mascot", "lane", "space"}),
+    "out_of_bounds": _OUT, "out_of_bounds-side": _OUT, "out_of_bounds-fold": _OUT,
     "finished": _MASCOT,
     "placed": frozenset({"mascot", "place"}),
     "placed-shared": frozenset({"mascot", "place"}),
     "folded": frozenset({"fold", "first_space"}),
     "reshuffled": frozenset({"pass_no"}),
+    "folded-reshuffled": frozenset({"fold", "first_space"}),
     "race_ended": frozenset({"winner", "podium"}),
-    # table lines (said by the controller with line_for)
+    # the caller's merged beats
+    "moved-all": frozenset({"steps"}),
+    "moved-all-back": frozenset({"steps"}),
+    "finished-placed": frozenset({"mascot", "place"}),
+    "fell-many": frozenset({"mascots"}),
+    "knocked_out-many": frozenset({"mascots"}),
+    "out_of_bounds-many": frozenset({"mascots"}),
+    "finished-many": frozenset({"mascots"}),
+    # table moments (said by the voice sink with line_for)
     "race-start": frozenset({"race"}),
     "last-card": frozenset({"pass_no"}),
-    "reshuffle": frozenset({"pass_no"}),
-    "refused": frozenset({"reason"}),
-    "payouts": frozenset({"race"}),
-    "game-over": frozenset({"winner", "money"}),
     "new-game": frozenset(),
     "players": frozenset({"count"}),
     "betting": frozenset({"race"}),
+    "side-bet": frozenset({"question", "card_id"}),
     "your-pick": frozenset({"name"}),
-    "side-bet": frozenset({"question"}),
+    "mark-double": frozenset({"race"}),
+    "double-armed": frozenset({"race"}),
+    "add-cards": frozenset({"race"}),
+    "side-bet-yes": frozenset(),
+    "side-bet-no": frozenset(),
+    "payouts": frozenset({"race"}),
+    "settled-up": frozenset({"name", "amount"}),
+    "settled-down": frozenset({"name", "amount"}),
+    "settled-even": frozenset({"name", "amount"}),
+    "game-over": frozenset({"winner", "money"}),
+    "standings": frozenset({"standings"}),
     "race-unfinished": frozenset({"cards"}),
+    **{f"refused-{r}": frozenset() for r in REFUSALS},
 }
 EVENT_TYPE_NAMES: tuple[str, ...] = tuple(re.sub(r"(?<!^)(?=[A-Z])", "_", t.__name__).lower()
                                           for t in ev.EVENT_TYPES)
 """The snake-case type names of the engine's events (``moved``, ``knocked_out``, ...), as in ``Event.type``."""
 EVENT_KEYS: frozenset[str] = frozenset(k for k in FIELDS if k.split("-")[0] in EVENT_TYPE_NAMES)
-TABLE_KEYS: frozenset[str] = frozenset(FIELDS) - EVENT_KEYS
-
-
-@dataclass(frozen=True)
-class Catalogue:
-    """One language's phrases: ``phrases[key]`` is a tuple of phrasings; ``voice`` is the espeak-ng voice;
-    ``places[n]`` the ordinal word for place n; ``words`` the small joining words."""
-
-    lang: str
-    voice: str
-    phrases: dict[str, tuple[str, ...]]
-    places: dict[int, str]
-    words: dict[str, str]
-
-
-def sounds_dir() -> Path:
-    """The ``sounds`` folder: ``companion/sounds`` (installed package data, or in a checkout the symlink to the
-    top-level ``sounds/``), else the checkout's ``sounds/`` next to the package (where symlinks are not kept).
-
-    Raises FileNotFoundError naming both places if neither holds the phrase catalogue.
-    """
-    here = Path(__file__).resolve().parent
-    for path in (here / "sounds", here.parent / "sounds"):
-        if (path / "phrases").is_dir():
-            return path
-    raise FileNotFoundError(f"no sounds folder with phrases/: expected {here / 'sounds'} (installed) or "
-                            f"{here.parent / 'sounds'} (a checkout)")
-
-
-@functools.lru_cache(maxsize=None)
-def load_catalogue(lang: str) -> Catalogue:
-    """Load ``sounds/phrases/<lang>.toml``; raises ValueError for a language not in :data:`LANGUAGES`."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGUAGES)})")
-    path = sounds_dir() / "phrases" / f"{lang}.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    phrases = {k: tuple(v) for k, v in data["phrases"].items()}
-    places = {int(k): v for k, v in data["places"].items()}
-    return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]))
-
-
-def _capitalise(text: str) -> str:
-    """Upper-case the first letter (after any opening punctuation such as Spanish ``¡``)."""
-    for i, ch in enumerate(text):
-        if ch.isdigit():
-            return text  # "3 kaarten verder": a line that starts with a number stays as it is
-        if ch.isalpha():
-            return text[:i] + ch.upper() + text[i + 1:]
-    return text
-
-
-def placeholders(phrase: str) -> set[str]:
-    """The placeholder names in a phrasing (``"{mascot} runs"`` -> ``{"mascot"}``)."""
-    return {name for _, name, _, _ in string.Formatter().parse(phrase) if name}
+MERGED_KEYS: frozenset[str] = frozenset({"folded-reshuffled", "moved-all", "moved-all-back", "finished-placed",
+                                         "fell-many", "knocked_out-many", "out_of_bounds-many", "finished-many"})
+"""The caller's merged beats (:mod:`companion.call.caller`): keys of no single event."""
+EVENT_KEYS = EVENT_KEYS - MERGED_KEYS
+TABLE_KEYS: frozenset[str] = frozenset(FIELDS) - EVENT_KEYS - MERGED_KEYS
 
 
 class Announcer:
@@ -149,8 +118,9 @@ class Announcer:
         """The espeak-ng voice for this language."""
         return self.catalogue.voice
 
-    def line_for(self, key: str, **fields) -> str:
-        """One phrasing of ``key`` with its placeholders filled from ``fields``.
+    def line_for(self, key: str, **fields: Any) -> str:
+        """One phrasing of ``key`` with its placeholders filled from ``fields`` (language-neutral: ``place`` as
+        a number, lists of items; see :func:`companion.call.words.localise`).
 
         Raises KeyError naming the key if it is not in the catalogue, ValueError naming a missing field.
         """
@@ -161,60 +131,17 @@ class Announcer:
         choices = [i for i in range(len(options)) if i != last] or [0]
         i = self.rng.choice(choices)
         self._last[key] = i
-        try:
-            return _capitalise(options[i].format(**fields))
-        except KeyError as exc:
-            raise ValueError(f"phrase {options[i]!r} for {key!r} needs field {exc.args[0]!r}") from None
+        return capitalise(words.render(options[i], fields, self.catalogue, key))
 
     def place(self, n: int) -> str:
         """The ordinal word for paid place ``n`` in this language."""
         return self.catalogue.places.get(n, str(n))
 
     def key_and_fields(self, e: ev.Event) -> tuple[str, dict[str, object]] | None:
-        """The catalogue key and fields for one event (None for an event that is not spoken)."""
-        name = lambda m: m.title  # noqa: E731 - mascot names are the same in every language
-        if isinstance(e, ev.Revealed):
-            who = self.catalogue.words["all"] if e.card.who is None else name(e.card.who)
-            return ("revealed-green" if e.card.who is None else "revealed",
-                    dict(who=who, reveal=e.reveal, pass_no=e.pass_no, card=e.card.notation()))
-        if isinstance(e, ev.NoEffect):
-            return ("no_effect-star" if "star" in e.reason else "no_effect", dict(mascot=name(e.mascot)))
-        if isinstance(e, ev.Recovered):
-            return ("recovered" if e.stood_up else "recovered-turn", dict(mascot=name(e.mascot)))
-        if isinstance(e, ev.Moved):
-            key = ("moved-crawl" if e.crawled else "moved-star" if e.to_star
-                   else "moved-back" if (e.end < e.start) else "moved")
-            return key, dict(mascot=name(e.mascot), steps=abs(e.end - e.start), space=e.end, start=e.start, lane=e.lane)
-        if isinstance(e, ev.Swerved):
-            return "swerved", dict(mascot=name(e.mascot), space=e.space, from_lane=e.from_lane, to_lane=e.to_lane)
-        if isinstance(e, ev.TurnedAround):
-            return ("turned_around" if e.facing is ev.Facing.BACKWARD else "turned_around-forward",
-                    dict(mascot=name(e.mascot)))
-        if isinstance(e, ev.Collided):
-            return "collided", dict(mover=name(e.mover), mascot=name(e.mascot), lane=e.lane, space=e.space)
-        if isinstance(e, ev.Fell):
-            return ("fell-collision" if e.cause is ev.Cause.COLLISION else "fell", dict(mascot=name(e.mascot)))
-        if isinstance(e, ev.KnockedOut):
-            return "knocked_out", dict(mascot=name(e.mascot))
-        if isinstance(e, ev.OutOfBounds):
-            key = {"back": "out_of_bounds", "side": "out_of_bounds-side", "fold": "out_of_bounds-fold"}[e.way.value]
-            return key, dict(mascot=name(e.mascot), lane=e.lane, space=e.space)
-        if isinstance(e, ev.Finished):
-            return "finished", dict(mascot=name(e.mascot))
-        if isinstance(e, ev.Placed):
-            return ("placed-shared" if e.shared else "placed", dict(mascot=name(e.mascot), place=self.place(e.place)))
-        if isinstance(e, ev.Folded):
-            return "folded", dict(fold=e.fold, first_space=e.first_space)
-        if isinstance(e, ev.Reshuffled):
-            return "reshuffled", dict(pass_no=e.pass_no)
-        if isinstance(e, ev.RaceEnded):
-            order = sorted(e.placings, key=lambda mp: (mp[1], mp[0].value))
-            words = self.catalogue.words
-            items = [words["podium_item"].format(mascot=name(m), place=self.place(p)) for m, p in order]
-            podium = (words["list_sep"].join(items[:-1]) + words["list_and"] + items[-1]) if len(items) > 1 else \
-                "".join(items)
-            return "race_ended", dict(winner=name(order[0][0]) if order else "-", podium=podium)
-        return None
+        """The catalogue key and fields for one race event (None for an event that is not spoken); from the one
+        event table :data:`companion.call.words.TABLE`."""
+        kf = words.key_and_fields(e)
+        return kf if kf is not None and kf[0] in self.catalogue.phrases else None
 
     def line(self, e: ev.Event) -> str | None:
         """One spoken line for an event, or None if it is not spoken."""
@@ -222,26 +149,38 @@ class Announcer:
         return None if kf is None else self.line_for(kf[0], **kf[1])
 
     def lines(self, events: Iterable[ev.Event]) -> list[str]:
-        """The spoken lines for a sequence of events, in order."""
+        """The spoken lines for a sequence of events, one per event, in order."""
         return [text for text in (self.line(e) for e in events) if text is not None]
 
     def fixed_lines(self) -> list[str]:
-        """Every line whose fields come from a small fixed set (mascot names, places, pass numbers): the lines
-        worth rendering ahead of time. Lines with numbers of spaces, names or reasons are rendered on demand."""
+        """Every line whose fields come from a small fixed set (mascot names, places, pass numbers, race numbers,
+        refusals): the lines worth rendering ahead of time. Lines with spaces, names or money are rendered on
+        demand."""
         from companion.rules.mascots import MASCOTS
         names = [m.title for m in MASCOTS]
+        places = list(self.catalogue.places)
         out: list[str] = []
         for key, options in self.catalogue.phrases.items():
             for phrase in options:
                 used = placeholders(phrase)
+                fill = lambda **f: capitalise(words.render(phrase, f, self.catalogue, key))  # noqa: E731
                 if not used:
-                    out.append(phrase)
+                    out.append(capitalise(phrase))
                 elif used == {"mascot"}:
-                    out.extend(phrase.format(mascot=n) for n in names)
+                    out.extend(fill(mascot=n) for n in names)
                 elif used == {"mover", "mascot"}:
-                    out.extend(phrase.format(mover=a, mascot=b) for a in names for b in names if a != b)
+                    out.extend(fill(mover=a, mascot=b) for a in names for b in names if a != b)
                 elif used == {"mascot", "place"}:
-                    out.extend(phrase.format(mascot=n, place=p) for n in names for p in self.catalogue.places.values())
-                elif used <= {"pass_no"} and key in ("reshuffled", "reshuffle", "last-card"):
-                    out.extend(phrase.format(pass_no=k) for k in range(2, 5))
+                    out.extend(fill(mascot=n, place=p) for n in names for p in places)
+                elif used == {"pass_no"}:
+                    out.extend(fill(pass_no=k) for k in range(2, 5))
+                elif used == {"race"}:
+                    out.extend(fill(race=k) for k in range(1, 4))
+                elif used == {"question"} and key == "side-bet":
+                    out.extend(fill(question=q, card_id=c) for c, q in self.catalogue.sidebets.items())
         return list(dict.fromkeys(out))
+
+
+def is_game_event(e: ev.Event) -> bool:
+    """True for a whole-game event (betting, phases, money) rather than a race event."""
+    return isinstance(e, gev.GAME_EVENT_TYPES)

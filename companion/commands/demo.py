@@ -1,8 +1,8 @@
 """The whole table on a desktop: mock hardware and a scripted scanner replaying a sample game.
 
-With a screen: the LED strip in a window (keys: u undo, g go), at table pace. `--headless`: no window, no
-pauses; prints the race call and exits 0 at the end of the game. The demo keeps its journal in memory, so it
-never touches a real game's journal.
+With a screen: the table in a window (keys: u undo, g go, n to type a player's name), at table pace; the final
+standings stay up until the window is closed. `--headless`: no window, no pauses; prints the race call and exits
+0 at the end of the game. The demo keeps its journal in memory, so it never touches a real game's journal.
 """
 
 from __future__ import annotations
@@ -51,9 +51,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"Phone page: {page.url}", flush=True)
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
-    kiosk.run_forever(until=lambda: scanner.done.is_set() and controller.inputs.empty())
+    from companion.screen.sink import ScreenSink
+    screen = next((s for s in controller.sinks if isinstance(s, ScreenSink)), None)
+    told = []
+
+    def finished() -> bool:  # with a window: hold the final screen until the window is closed (kiosk.stop)
+        done = scanner.done.is_set() and controller.inputs.empty()
+        if done and screen is not None and not told:
+            told.append(True)
+            print("demo: the game is over; close the window to end", flush=True)
+        return done and screen is None
+
+    kiosk.run_forever(until=finished)
     phase = controller.table.phase
-    if kiosk.stop.is_set():  # stopped by SIGTERM or Ctrl-C: a normal end of a demo
+    if kiosk.stop.is_set():  # the window closed, Ctrl-C or SIGTERM: a normal end of a demo
         return 0
     if phase != "game-over":
         print(f"demo ended in phase {phase}, expected game-over", file=sys.stderr)

@@ -1,7 +1,8 @@
 """Render one screen of a sample state to a PNG file (SDL dummy video driver, no display needed).
 
-NAME is one of attract, setup, betting, race, payouts, game-over. Example:
-``hotstreak screenshot --screen race --out race.png --size 1920x1080``.
+NAME is one of attract, setup, betting, race, payouts, game-over. With ``--cards`` (race screen only) the race
+is the one after those cards from the start: notation (``G+2>``) or label codes (``HS10``). Example:
+``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS04 HS10 --out race.png``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from companion.screen.model import SCREENS
 def parse_size(text: str) -> tuple[int, int]:
     """``"1920x1080"`` -> ``(1920, 1080)``; raises ValueError naming the bad text."""
     match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
-    if not match:
+    if not match or int(match.group(1)) < 320 or int(match.group(2)) < 240:
         raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT, at least 320x240, e.g. 1920x1080)")
     return int(match.group(1)), int(match.group(2))
 
@@ -26,16 +27,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--screen", required=True, choices=SCREENS, help="which screen to render")
     p.add_argument("--out", required=True, help="PNG file to write")
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default 1280x720)")
+    p.add_argument("--cards", nargs="+", metavar="CARD",
+                   help="the race after these cards from the start (notation like G+2> or codes like HS10)")
     p.add_argument("--now", type=float, default=0.0, help="clock time of the picture in seconds (default 0)")
+    p.add_argument("--message", help="a refusal message to show on top (as the kiosk shows one)")
+    p.add_argument("--lang", default="en", choices=["en", "nl", "es"], help="the screen's words (default en)")
 
 
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from companion.screen.model import replace, sample_model
+    if args.cards and args.screen != "race":
+        raise ValueError(f"--cards sets the race on the race screen (expected --screen race, got {args.screen})")
+    try:
+        model = sample_model(args.screen, tuple(args.cards) if args.cards else None, args.lang)
+    except ValueError as exc:
+        raise ValueError(f"--cards: {exc}") from None
+    if args.message:
+        model = replace(model, message=args.message, message_at=args.now)
     from companion.screen.draw import Screen
-    from companion.screen.model import sample_model
-    model = sample_model(args.screen)
     screen = Screen.offscreen(size)
     try:
         screen.draw(model, args.now)

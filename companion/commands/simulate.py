@@ -24,7 +24,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", default="en", choices=["en", "nl", "es"],
                    help="language of the race call: en is the plain call; nl and es are the announcer's phrases "
                         f"(seed {ANNOUNCER_SEED}, so the output is repeatable)")
+    p.add_argument("--pace", type=_pace, metavar="S",
+                   help="with --json: add \"said\", the lines the voice would play if card n were revealed at "
+                        "(n-1)*S seconds (real espeak-ng line lengths from the voice cache, the real queue)")
     p.add_argument("cards", nargs="+", metavar="CARD", help="card notation or label code, or - for stdin")
+
+
+def _pace(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (expected e.g. 2.5)") from None
+    if not 0 < value <= 600:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a pace (expected seconds a card, above 0, up to 600)")
+    return value
 
 
 ANNOUNCER_SEED = 2026
@@ -59,7 +72,19 @@ def read_cards(items: list[str]) -> list[str]:
     return cards
 
 
+def said(events: list[ev.Event], pace: float, lang: str, per_pass: int) -> list[dict]:
+    """The ``said`` list of ``--pace``: real espeak-ng lengths (voice cache), the real queue. Raises
+    VoiceUnavailable when espeak-ng is missing or fails."""
+    from companion.voice.pace import cards_of, espeak_length, said_at_pace
+    lines = said_at_pace(cards_of(events), pace, lang, espeak_length(lang), per_pass=per_pass)
+    return [s.to_dict() for s in lines]
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.pace is not None and not args.json:
+        print("hotstreak simulate: --pace needs --json (the said lines are part of the JSON object)",
+              file=sys.stderr)
+        return 2
     track = load_track(args.track)
     deck = load_deck(args.deck)
     race, events = play(read_cards(args.cards), track, deck)
@@ -71,6 +96,13 @@ def run(args: argparse.Namespace) -> int:
             "mascots": {s.mascot.value: s.to_dict() for s in race.state.mascots},
             "events": [e.to_dict() for e in events],
         }
+        if args.pace is not None:
+            from companion.voice.speech import VoiceUnavailable
+            try:
+                out["said"] = said(events, args.pace, args.lang, track.reveals_per_pass)
+            except VoiceUnavailable as exc:
+                print(f"hotstreak simulate: --pace needs the voice: {exc}", file=sys.stderr)
+                return 2
         print(json.dumps(out))
         return 0
     if args.lang != "en":

@@ -77,6 +77,9 @@ effects = true
 variant = "standard"       # standard | open: the variant of a new game when no HS-STANDARD/HS-OPEN is scanned
                            # (9+ players always play open)
 
+[players]
+names = []                 # default player names by seat, e.g. ["Ann", "Bram"]; names typed at the table win
+
 [web]                      # the table's phone page (hotstreak run --web [HOST:]PORT overrides)
 enabled = "auto"           # auto (on with hardware pi, off on a desktop) | true | false
 host = ""                  # "" = every interface (0.0.0.0) on the Pi, 127.0.0.1 on a desktop
@@ -143,6 +146,7 @@ class Config:
     voice: bool = True
     effects: bool = True
     variant: str = "standard"
+    names: tuple[str, ...] = ()
     web_enabled: str | bool = "auto"
     web_host: str = ""
     web_port: int = 8080
@@ -183,7 +187,8 @@ class _Reader:
         return value
 
 
-_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game", "web"}
+_TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game",
+        "players", "web"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"mode", "port", "baud", "hid_device", "layout", "repeat_window", "max_length"},
@@ -193,6 +198,7 @@ _SECTIONS = {
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
     "game": {"variant"},
+    "players": {"names"},
     "web": {"enabled", "host", "port", "hosts"},
 }
 
@@ -287,6 +293,10 @@ def parse_config(text: str, source: str = "config") -> Config:
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
         variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
+        names=tuple(" ".join(n.split()) for n in r.get(
+            "players.names", list, [], lambda v: len(v) <= 12 and all(
+                isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
+            "a list of at most 12 names of 0-16 printable characters")),
         web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
                           "auto, true or false"),
         web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),

@@ -120,7 +120,8 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
         sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, odds, stop,
                                    status=status, notes=notes, display_timeout=display_timeout,
-                                   form=lambda: controller.form)
+                                   form=lambda: controller.form,
+                                   submit=lambda text: controller.submit(text, "keyboard"))
     page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
         if serve_web else None
     if page is not None:  # the phone page, and its address as a QR code on the screen
@@ -137,11 +138,13 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                       clock: Callable[[], float], odds: Any, stop: threading.Event, *,
                       status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
                       display_timeout: float = DISPLAY_TIMEOUT,
-                      form: Callable[[], str | None] = lambda: None) -> list[Any]:
+                      form: Callable[[], str | None] = lambda: None,
+                      submit: Callable[[str], Any] | None = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
     press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
     screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
-    headless and ``notes["screen"]`` says so."""
+    headless and ``notes["screen"]`` says so. In a desktop window the keys go to the screen's name entry first
+    (``n``, a name, Enter: ``submit``)."""
     sinks: list[Any] = []
     notes = {} if notes is None else notes
     status = status or hw.status
@@ -165,9 +168,13 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
                 screen = Screen(device.surface, display=device)
-                sinks.append(ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
-                                        leds=preview, lane_map=lane_map,
-                                        odds=odds.current if odds is not None else (lambda: None), form=form))
+                sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
+                                  leds=preview, lane_map=lane_map,
+                                  odds=odds.current if odds is not None else (lambda: None),
+                                  names=cfg.names, submit=submit, language=cfg.language, form=form)
+                if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
+                    device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
+                sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)
             notes["screen"] = f"not working, headless ({exc})"
@@ -175,17 +182,18 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
         try:
             import random
 
-            from companion.call.announcer import Announcer, sounds_dir
+            from companion.call.caller import Caller
+            from companion.call.words import sounds_dir
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
             sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
-            announcer = Announcer(cfg.language, random.Random())
-            voice = Voice(sound, announcer.voice, clock, VoiceCache(cfg.cache / "voice"))
+            caller = Caller(cfg.language, random.Random())
+            voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:
-                voice.prerender(announcer.fixed_lines())
-            sinks.append(VoiceSink(announcer, voice, sound, effects=cfg.effects))
+                voice.prerender(caller.announcer.fixed_lines())
+            sinks.append(VoiceSink(caller, voice, sound, effects=cfg.effects))
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return sinks

@@ -6,25 +6,27 @@ a controller fills only what its phase knows::
 
     model = ScreenModel(screen="betting", race_no=2, whose_pick="Ann", side_bet="Will any mascot fall twice?")
 
-:func:`from_race` fills the race part (mascots, folds, track, pass, podium) from a ``companion.rules.Race``;
-:func:`sample_model` gives a sample state for each screen (docs, screenshots, tests).
+:func:`from_race` fills the race part (mascots, folds, track, pass, podium, the last card and what it moved,
+the fold moment) from a ``companion.rules.Race``; :func:`companion.screen.table_view.from_table` fills a whole
+table; :func:`running_order` ranks the mascots; :func:`sample_model` gives a sample state per screen.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from companion.call import racecall
-
 SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
+MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
 
 
 @dataclass(frozen=True)
 class MascotView:
     """One mascot. ``status``: ``racing``|``finished``|``dq``; ``facing``: ``forward``|``backward``;
-    ``place``: the paid place once placed (1-4), else None. Lane/space matter while racing."""
+    ``place``: the paid place once placed (1-4), else None; ``exit``: how it left (``crossed``, ``remaining``,
+    ``knockout``, ``out_of_bounds``) or None. Lane/space matter while racing."""
 
     mascot: str
     lane: int
@@ -33,6 +35,7 @@ class MascotView:
     facing: str = "forward"
     status: str = "racing"
     place: int | None = None
+    exit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,24 +60,93 @@ class TrackView:
         return 1 if folds <= 0 else self.fold_lines[min(folds, len(self.fold_lines)) - 1]
 
 
+_TOKEN = re.compile(r"R|[+-][0-9]+|\*|T|F|<|>")
+
+
 @dataclass(frozen=True)
 class CardView:
-    """The last revealed card: notation (``H+3``), label code or None, mascot name or None for a green card."""
+    """The last revealed card: notation (``G+2>``), label code or None, mascot name or None for a green card."""
 
     notation: str
     code: str | None = None
     mascot: str | None = None
 
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The card's actions in order (docs/rules.md 2): ``("R", "+2")``, ``("+2", ">")``, ``("*",)``."""
+        return tuple(_TOKEN.findall(self.notation[1:].upper()))
+
+
+@dataclass(frozen=True)
+class MoveView:
+    """What the last card did to one mascot: from (lane, space) to (lane, space); ``what`` is a short word
+    for a change of state (``fell``, ``knocked out``, ``out``, ``finished``, ``placed``, ``turned``, ``up``) or ""."""
+
+    mascot: str
+    from_lane: int
+    from_space: int
+    to_lane: int
+    to_space: int
+    what: str = ""
+
+
+@dataclass(frozen=True)
+class FoldView:
+    """A fold just made (docs/rules.md 4): fold number, the first space still on the track, who went under."""
+
+    fold: int
+    first_space: int
+    under: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class SeatView:
     """A player's seat: name, money now, money before the last payout (None if not shown), ticket texts
-    (e.g. ``"Hurley top, risky"``, written by the controller)."""
+    (e.g. ``"Hurley top, risky"``, ``" x2"`` appended when doubled), ``double_due`` in race 3 while the
+    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``)."""
 
     name: str
     money: int
     money_before: int | None = None
     tickets: tuple[str, ...] = ()
+    double_due: bool = False
+    stacks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class StackView:
+    """One ticket stack in the draft: ``stack`` (mascot, ``yes`` or ``no``), tickets ``left`` (0-3), the
+    ``top`` ticket's level or None when empty, and what the top ticket pays on each side: per paid place
+    for a mascot stack, ``(right, wrong)`` for YES/NO."""
+
+    stack: str
+    left: int
+    top: str | None = None
+    safe: tuple[int, ...] = ()
+    risky: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class StandingView:
+    """A final standing: ``place`` 1-based (equal money shares a place), money, and the life-outcome line."""
+
+    name: str
+    money: int
+    place: int
+    line: str = ""
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    """One row of the running order: ``position`` 1-4 (equal for mascots level on the same space), the
+    mascot, ``badges`` in words (``FINISHED``, ``FALLEN``, ``TURNED``, ``DQ``, ``KNOCKOUT``, ``OUT``), the
+    space while racing, and ``tied`` when another mascot shares the position."""
+
+    position: int
+    mascot: str
+    badges: tuple[str, ...]
+    space: int | None
+    tied: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,13 +156,20 @@ class ScreenModel:
     ``screen`` is one of :data:`SCREENS`. ``phase`` is a short header text. ``log`` is the running race call,
     oldest first (the screen shows the newest lines that fit). ``podium`` is ``(mascot, place)`` pairs.
     ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known.
-    ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards.
-    ``stacks_left`` maps a ticket stack (mascot name, ``"yes"``, ``"no"``) to the tickets left in it.
-    ``standings`` is ``(name, money)`` pairs, best first. ``message`` (a refusal or notice) shows on top while
-    ``now - message_at`` is under the screen's message time (a few seconds). ``status`` is device status lines
-    (``"scanner: ok"``). ``form`` is a line of mascot form from past games ("Mum has won 4 of the last 10"),
-    shown on the attract and setup screens (companion.kiosk.history.form_line). ``join_url`` is the
-    phone page's address, shown as a QR code in setup and betting (``companion.screen.qr``), or None.
+    ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
+    ``face_up_total`` is how many face-up cards setup has (0 when not known).
+    ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
+    ``whose_pick`` names the drafter; ``double_prompt`` is the race-3 "mark your double" line.
+    ``side_bet_answer`` is the side bet's answer after the race (None while unknown). ``standings`` are
+    :class:`StandingView` rows best first (``(name, money)`` pairs are accepted and placed by money).
+    ``message`` (a refusal or notice) shows on top while ``now - message_at`` is under the screen's message
+    time. ``status`` is device status lines (``"scanner: ok"``); only troubled ones are shown.
+    ``moves`` and ``fold`` say what the last card did; ``name_entry`` is ``(seat, seats, text)`` while a name
+    is typed at the desktop keyboard. ``language`` (en, nl, es) picks the screen's own words. ``table_phase`` is
+    the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of
+    mascot form from past games ("Mum has won 4 of the last 10"), shown on the attract and setup screens
+    (companion.kiosk.history.form_line). ``join_url`` is the phone page's address, shown as a QR code
+    in setup and betting (``companion.screen.qr``), or None.
     """
 
     screen: str = "attract"
@@ -101,6 +180,8 @@ class ScreenModel:
     folds: int = 0
     track: TrackView = TrackView()
     last_card: CardView | None = None
+    moves: tuple[MoveView, ...] = ()
+    fold: FoldView | None = None
     log: tuple[str, ...] = ()
     podium: tuple[tuple[str, int], ...] = ()
     pass_no: int = 1
@@ -108,89 +189,126 @@ class ScreenModel:
     reveals_per_pass: int = 15
     odds: Mapping[str, tuple[float, float, float, float]] | None = None
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
     whose_pick: str | None = None
+    stacks: tuple[StackView, ...] = ()
     stacks_left: Mapping[str, int] = field(default_factory=dict)
+    double_prompt: str | None = None
     side_bet: str | None = None
-    standings: tuple[tuple[str, int], ...] = ()
+    side_bet_answer: bool | None = None
+    standings: tuple[StandingView, ...] = ()
     life_outcome: str | None = None
     message: str | None = None
     message_at: float = 0.0
     status: tuple[str, ...] = ()
     form: str | None = None
+    name_entry: tuple[int, int, str] | None = None
+    language: str = "en"
+    table_phase: str = ""
     join_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
             raise ValueError(f"unknown screen {self.screen!r} (expected one of: {', '.join(SCREENS)})")
+        if any(not isinstance(s, StandingView) for s in self.standings):
+            object.__setattr__(self, "standings", placed_standings(self.standings))
+        if not self.stacks and self.stacks_left:
+            object.__setattr__(self, "stacks", tuple(StackView(k, v) for k, v in self.stacks_left.items()))
+
+
+def placed_standings(rows) -> tuple[StandingView, ...]:
+    """``(name, money)`` pairs (or StandingViews) -> StandingViews best first, equal money sharing a place."""
+    pairs = [(r.name, r.money, r.line) if isinstance(r, StandingView) else (r[0], r[1], "") for r in rows]
+    pairs.sort(key=lambda p: -p[1])
+    monies = [p[1] for p in pairs]
+    return tuple(StandingView(n, m, 1 + sum(x > m for x in monies), line) for n, m, line in pairs)
+
+
+def running_order(model: ScreenModel) -> list[OrderRow]:
+    """The mascots ranked for the running order: finished ones by place, then the racing ones furthest
+    ahead first (level mascots share a position), then the DQ ones by paid place. Badges in words."""
+    finished = sorted((m for m in model.mascots if m.status == "finished"), key=lambda m: (m.place or 9, m.mascot))
+    racing = sorted((m for m in model.mascots if m.status == "racing"), key=lambda m: (-m.space, m.lane))
+    out = sorted((m for m in model.mascots if m.status == "dq"), key=lambda m: (m.place or 9, m.mascot))
+    rows: list[OrderRow] = []
+    for m in finished:
+        rows.append(OrderRow(m.place or len(rows) + 1, m.mascot, ("FINISHED",), None))
+    start = len(rows) + 1
+    for m in racing:
+        ahead = sum(o.space > m.space for o in racing)
+        level = sum(o.space == m.space for o in racing) > 1
+        badges = tuple(b for b, on in (("FALLEN", m.fallen), ("TURNED", m.facing == "backward")) if on)
+        rows.append(OrderRow(start + ahead, m.mascot, badges, m.space, level))
+    for m in out:
+        why = {"knockout": "KNOCKOUT", "out_of_bounds": "OUT"}.get(m.exit or "", "")
+        shared = sum(o.place == m.place for o in out) > 1
+        rows.append(OrderRow(m.place or len(rows) + 1, m.mascot, ("DQ", why) if why else ("DQ",), None, shared))
+    return rows
+
+
+TROUBLE_WORDS = ("disconnected", "missing", "no-op", "failed", "error", "not ", "cannot", "off:", "lost")
+
+
+def trouble(status: tuple[str, ...]) -> tuple[str, ...]:
+    """The device status lines that report trouble (a device missing, failed, disconnected); the rest,
+    such as ``scanner: ok`` or ``leds: LEDs: mock strip``, are not shown on the table's screen."""
+    return tuple(s for s in status if any(w in s.lower() for w in TROUBLE_WORDS))
+
+
+def _last_card_effects(race) -> tuple[tuple[MoveView, ...], FoldView | None]:
+    """What the last pushed card did: a move per mascot it changed, and the fold it caused (if any)."""
+    from companion.rules.events import Folded, OutOfBounds, OutOfBoundsWay
+    if not race.cards:
+        return (), None
+    before = race.copy()
+    card, code = before.pop()
+    after_race = before.copy()
+    events = after_race.push(card, code)
+    moves = []
+    for a, b in zip(before.state.mascots, race.state.mascots):
+        what = ""
+        if a.status.value == "racing" and b.status.value == "finished":
+            what = "finished" if b.exit is not None and b.exit.value == "crossed" else "placed"
+        elif a.status.value == "racing" and b.status.value == "dq":
+            what = "knocked out" if b.exit is not None and b.exit.value == "knockout" else "out"
+        elif not a.fallen and b.fallen:
+            what = "fell"
+        elif a.fallen and not b.fallen:
+            what = "up"
+        elif a.facing != b.facing:
+            what = "turned"
+        if what or (a.lane, a.space) != (b.lane, b.space):
+            moves.append(MoveView(a.mascot.value, a.lane, a.space, b.lane, b.space, what))
+    fold = None
+    folded = [e for e in events if isinstance(e, Folded)]
+    if folded:
+        under = tuple(e.mascot.value for e in events if isinstance(e, OutOfBounds) and e.way is OutOfBoundsWay.FOLD)
+        fold = FoldView(folded[-1].fold, folded[-1].first_space, under)
+    return tuple(moves), fold
 
 
 def from_race(race, **fields) -> ScreenModel:
-    """A race-screen model from a ``companion.rules.Race``: mascots, folds, track, pass, reveals, podium and the
-    last card; ``fields`` add or override anything else (``log=...``, ``seats=...``)."""
+    """A race-screen model from a ``companion.rules.Race``: mascots, folds, track, pass, reveals, podium, the
+    last card with what it moved, and the fold moment (while the next pass has no card yet); ``fields`` add
+    or override anything else (``log=...``, ``seats=...``)."""
     state = race.state
-    mascots = tuple(MascotView(s.mascot.value, s.lane, s.space, s.fallen, s.facing.value, s.status.value, s.place)
-                    for s in state.mascots)
+    mascots = tuple(MascotView(s.mascot.value, s.lane, s.space, s.fallen, s.facing.value, s.status.value, s.place,
+                               None if s.exit is None else s.exit.value) for s in state.mascots)
     podium = tuple((m.value, p) for m, p in sorted(race.outcome.placings.items(), key=lambda mp: (mp[1], mp[0].value)))
     last = None
     if race.cards:
         card, code = race.cards[-1]
         last = CardView(card.notation(), code, None if card.who is None else card.who.value)
+    moves, fold = _last_card_effects(race)
+    if state.revealed != 0 or state.over:
+        fold = None
     values = dict(screen="race", mascots=mascots, folds=state.folds, track=TrackView.from_track(race.track),
                   podium=podium, pass_no=state.pass_no, revealed=state.revealed,
-                  reveals_per_pass=race.track.reveals_per_pass, last_card=last,
+                  reveals_per_pass=race.track.reveals_per_pass, last_card=last, moves=moves, fold=fold,
                   phase="Race over" if state.over else "Racing")
     values.update(fields)
     return ScreenModel(**values)
-
-
-SAMPLE_CARDS: tuple[str, ...] = ("H+3", "G+2>", "DF", "M*", "A+1", "HT", "D+1<", "G+3", "M+2", "H+2", "A+2", "MF",
-                                 "G*", "D+2", "H-2", "HS02", "DF")
-"""The cards of the sample race: a fold, a finish, a knockout, a fallen and a turned-around mascot."""
-
-_SEATS = (SeatView("Ann", 17, 10, ("Hurley top, risky", "YES top, safe")),
-          SeatView("Bram", 6, 10, ("Mum top, safe", "Gobbler middle, safe")),
-          SeatView("Carmen", 12, 10, ("Dangle top, safe", "NO top, risky")))
-_ODDS = {"gobbler": (0.31, 0.27, 0.24, 0.18), "hurley": (0.22, 0.26, 0.27, 0.25),
-         "dangle": (0.18, 0.22, 0.25, 0.35), "mum": (0.29, 0.25, 0.24, 0.22)}
-_STATUS = ("scanner: ok", "lights: ok", "voice: nl")
-
-
-def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS):
-    """The sample race: a ``companion.rules.Race`` with ``cards`` pushed, and the events."""
-    from companion.rules import Race
-    race = Race()
-    events = []
-    for text in cards:
-        events.extend(race.push_text(text))
-    return race, events
-
-
-def sample_model(screen: str) -> ScreenModel:
-    """A sample state for ``screen`` (one of :data:`SCREENS`); raises ValueError for another name."""
-    if screen not in SCREENS:
-        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
-    common = dict(players=3, status=_STATUS, race_no=2)
-    if screen == "attract":
-        return ScreenModel(screen="attract", phase="New game", status=_STATUS, form="Mum has won 4 of the last 10")
-    if screen == "setup":
-        known = {"gobbler": ("GR+2", "G+3", "G*"), "hurley": ("HR+2", "H+1>"), "dangle": ("DR+2", "DF", "D-2"),
-                 "mum": ("MR+2", "M+2", "MT"), "green": ("A+1", "AR+3")}
-        return ScreenModel(screen="setup", phase="Setup: scan the face-up cards", known_cards=known, odds=_ODDS,
-                           seats=_SEATS, form="Mum has won 4 of the last 10", **common)
-    if screen == "betting":
-        stacks = {"gobbler": 2, "hurley": 1, "dangle": 3, "mum": 2, "yes": 2, "no": 3}
-        return ScreenModel(screen="betting", phase="Betting: snake draft", whose_pick="Bram", stacks_left=stacks,
-                           side_bet="Will any mascot be knocked out?", odds=_ODDS, seats=_SEATS, **common)
-    if screen == "race":
-        race, events = sample_race()
-        return from_race(race, log=tuple(racecall.call(events)), seats=_SEATS, **common)
-    if screen == "payouts":
-        return ScreenModel(screen="payouts", phase="Payouts", seats=_SEATS,
-                           podium=(("gobbler", 1), ("mum", 2), ("hurley", 3), ("dangle", 4)), **common)
-    standings = (("Ann", 31), ("Carmen", 18), ("Bram", 4))
-    return ScreenModel(screen="game-over", phase="Game over", standings=standings,
-                       life_outcome="Ann retires to a lighthouse and names every gull after a mascot.", **common)
 
 
 def replace(model: ScreenModel, **changes) -> ScreenModel:
@@ -198,62 +316,9 @@ def replace(model: ScreenModel, **changes) -> ScreenModel:
     return dataclasses.replace(model, **changes)
 
 
-__all__ = ["CardView", "MascotView", "SCREENS", "SAMPLE_CARDS", "ScreenModel", "SeatView", "TrackView", "from_race",
-           "replace", "sample_model", "sample_race"]
+from companion.screen.samples import SAMPLE_CARDS, sample_model, sample_race  # noqa: E402  (samples use the above)
+from companion.screen.table_view import from_table, seat_name, ticket_text  # noqa: E402
 
-
-SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
-                    "racing": "race", "payouts": "payouts", "game-over": "game-over"}
-PHASE_TITLE = {"new-game": "New game: scan the number of players", "setup": "Setup: scan the face-up cards",
-               "betting": "Betting: snake draft", "adding-cards": "Add your cards face down, then GO",
-               "racing": "Racing", "payouts": "Payouts", "game-over": "Game over"}
-
-
-def seat_name(seat: int) -> str:
-    """The display name of a 0-based seat index."""
-    return f"Seat {seat + 1}"
-
-
-def ticket_text(bet) -> str:
-    """A drafted ticket for the screen: ``"Hurley top, risky"`` (``x2`` when doubled)."""
-    stack, level = bet.ticket.id.split("-")
-    name = stack.upper() if stack in ("yes", "no") else stack.capitalize()
-    return f"{name} {level}, {bet.side}" + (" x2" if bet.double else "")
-
-
-def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
-               odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
-               form: str | None = None) -> ScreenModel:
-    """The screen model for a ``companion.rules.table.Table`` in any phase (the controller's view of the game).
-
-    ``money_before`` maps seats to their money before the last payout (shown on the payouts screen).
-    """
-    phase = table.phase
-    common = dict(screen=SCREEN_FOR_PHASE[phase], phase=PHASE_TITLE[phase], log=log, message=message,
-                  message_at=message_at, status=status, odds=odds, form=form)
-    game = table.game
-    if game is None:
-        return ScreenModel(**common)
-    info = game.to_dict()
-    before = money_before or {}
-    seats = tuple(SeatView(seat_name(s), m, before.get(s), tuple(ticket_text(b) for b in game.tickets.get(s, ())))
-                  for s, m in enumerate(game.money))
-    known: dict[str, list[str]] = {}
-    for code in game.known_cards:
-        card = game.deck.by_code(code).card
-        known.setdefault("green" if card.who is None else card.who.value, []).append(card.notation())
-    stacks: dict[str, int] = {}
-    for ticket_id in info.get("available_tickets", []):
-        stack = ticket_id.split("-")[0]
-        stacks[stack] = stacks.get(stack, 0) + 1
-    drafter = game.current_drafter
-    standings = tuple((seat_name(s.seat), s.money) for s in game.standings)
-    fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
-                  known_cards={k: tuple(v) for k, v in known.items()}, stacks_left=stacks,
-                  whose_pick=seat_name(drafter) if drafter is not None else None,
-                  side_bet=info.get("side_bet_question"), standings=standings,
-                  life_outcome=game.standings[0].line if game.standings else None)
-    race = game.race
-    if race is not None and phase in ("racing", "payouts"):
-        return from_race(race, **fields)
-    return ScreenModel(**fields)
+__all__ = ["CardView", "FoldView", "MascotView", "MoveView", "OrderRow", "SCREENS", "SAMPLE_CARDS", "ScreenModel",
+           "SeatView", "StackView", "StandingView", "TrackView", "from_race", "from_table", "placed_standings",
+           "replace", "running_order", "sample_model", "sample_race", "seat_name", "ticket_text", "trouble"]

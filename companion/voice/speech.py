@@ -2,11 +2,14 @@
 
 - :class:`VoiceCache`: ``espeak-ng -v VOICE -w FILE TEXT`` into a cache folder, one file per hash of
   voice + speed + text; a cached line costs only a file lookup.
-- :class:`VoiceQueue`: lines tagged with the card number they belong to; when a newer card's lines arrive, lines
-  more than ``max_lag_cards`` behind are dropped (and lines older than ``max_age`` seconds), on the caller's clock.
+- :class:`VoiceQueue`: lines tagged with the card they belong to; when a newer card is revealed, waiting lines
+  of older cards are dropped (nothing starts after the next card is revealed), and lines older than their
+  ``max_age`` seconds; a newer line with the same ``slot`` replaces a waiting one. On the caller's clock.
 - :class:`Voice`: the two together with an audio backend (``hardware.audio``); renders ahead in the background
-  (fixed lines) and on demand (the rest), plays the next line when the voice channel is free. Call
-  :meth:`Voice.update` once a frame.
+  (fixed lines) and on demand (the rest), plays the next line when the voice channel is free, cuts a line two
+  cards behind or a plain line when an essential one of a newer card waits. Call :meth:`Voice.update` once a
+  frame. :meth:`Voice.close` returns within a fraction of a second in every state (it kills a running
+  espeak-ng and stops the pre-rendering).
 
 >>> voice = Voice(MockAudio(), "nl", clock=time.monotonic)          # doctest: +SKIP
 >>> voice.say("Hurley rent naar vak 6!", card=1); voice.update()     # doctest: +SKIP
@@ -22,11 +25,13 @@ import hashlib
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 log = logging.getLogger("hotstreak.voice")
 
@@ -45,23 +50,36 @@ def default_cache_dir() -> Path:
     return Path(base) / "hotstreak" / "voice"
 
 
+CACHE_CAP_BYTES = 64 * 1024 * 1024
+"""The voice cache's default size cap: past it, the least recently used WAVs are deleted (a few thousand lines;
+every fixed line of one language is about 25 MB)."""
+
+
 class VoiceCache:
     """Renders text to WAV files with espeak-ng, once per (voice, speed, text).
 
     ``cache_dir``: where the WAVs go (default :func:`default_cache_dir`). ``speed``: words per minute.
-    ``run``: the subprocess runner (tests pass a fake).
+    ``max_bytes``: size cap of the folder; after a render the least recently used WAVs go first (None: no cap).
+    ``run``: a subprocess.run-like runner (tests pass a fake); by default espeak-ng runs as a child process that
+    :meth:`stop` kills at once.
     """
 
-    def __init__(self, cache_dir: str | Path | None = None, espeak: str = "espeak-ng", speed: int = 165,
-                 run: Callable[..., subprocess.CompletedProcess] = subprocess.run):
+    def __init__(self, cache_dir: str | Path | None = None, espeak: str = "espeak-ng", speed: int = 175,
+                 run: Callable[..., subprocess.CompletedProcess] | None = None,
+                 max_bytes: int | None = CACHE_CAP_BYTES):
         self.dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self.espeak = espeak
         self.speed = speed
+        self.max_bytes = max_bytes
         self._run = run
+        self._stopped = threading.Event()
+        self._procs: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+        self._size: int | None = None
 
     def available(self) -> bool:
         """True if the espeak-ng program can be found."""
-        return self._run is not subprocess.run or shutil.which(self.espeak) is not None
+        return self._run is not None or shutil.which(self.espeak) is not None
 
     def path_for(self, text: str, voice: str) -> Path:
         """The cache file of a line (it may not exist yet)."""
@@ -72,21 +90,30 @@ class VoiceCache:
         return self.path_for(text, voice).exists()
 
     def render(self, text: str, voice: str) -> Path:
-        """The WAV of ``text`` in ``voice``, rendered now if not cached. Raises VoiceUnavailable naming the cause."""
+        """The WAV of ``text`` in ``voice``, rendered now if not cached. Raises VoiceUnavailable naming the cause
+        (also when the cache was stopped)."""
         path = self.path_for(text, voice)
         if path.exists():
+            try:
+                os.utime(path)  # recently used: evicted last
+            except OSError:
+                pass
             return path
+        if self._stopped.is_set():
+            raise VoiceUnavailable("the voice is stopping")
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(suffix=".wav", dir=path.parent)
         os.close(fd)
         try:
+            argv = [self.espeak, "-v", voice, "-s", str(self.speed), "-w", tmp, "--", text]
             try:
-                done = self._run([self.espeak, "-v", voice, "-s", str(self.speed), "-w", tmp, "--", text],
-                                 capture_output=True, timeout=30)
+                done = (self._run or self._run_child)(argv, capture_output=True, timeout=30)
             except FileNotFoundError:
                 raise VoiceUnavailable(f"{self.espeak} is not installed (apt-get install espeak-ng)") from None
             except subprocess.TimeoutExpired:
                 raise VoiceUnavailable(f"{self.espeak} took over 30 s on {text!r}") from None
+            if self._stopped.is_set():
+                raise VoiceUnavailable("the voice is stopping")
             if done.returncode != 0 or os.path.getsize(tmp) == 0:
                 err = (done.stderr or b"").decode(errors="replace").strip()
                 raise VoiceUnavailable(f"{self.espeak} -v {voice} failed on {text!r}: {err or done.returncode}")
@@ -94,36 +121,115 @@ class VoiceCache:
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
+        self._added(path)
         return path
 
+    def _run_child(self, argv: list[str], capture_output: bool = True, timeout: float = 30
+                   ) -> subprocess.CompletedProcess:
+        """Run espeak-ng as a child that :meth:`stop` can kill."""
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        with self._lock:
+            self._procs.add(proc)
+        try:
+            if self._stopped.is_set():
+                _kill(proc)
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            proc.communicate()
+            raise
+        finally:
+            with self._lock:
+                self._procs.discard(proc)
+        return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+    def _added(self, path: Path) -> None:
+        """Count a new file against the cap; past it, delete the least recently used WAVs."""
+        if self.max_bytes is None:
+            return
+        with self._lock:
+            if self._size is None:
+                self._size = sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+            else:
+                self._size += path.stat().st_size
+            if self._size <= self.max_bytes:
+                return
+            files = sorted(self.dir.glob("*/*.wav"), key=lambda p: p.stat().st_mtime)
+            self._size = sum(p.stat().st_size for p in files)
+            for old in files:
+                if self._size <= self.max_bytes * 0.9:
+                    break
+                if old == path:
+                    continue
+                size = old.stat().st_size
+                old.unlink(missing_ok=True)
+                self._size -= size
+
+    def size(self) -> int:
+        """Bytes of WAVs in the cache now."""
+        return sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+
     def prerender(self, lines: Iterable[str], voice: str) -> int:
-        """Render every line not yet cached; returns how many were rendered."""
+        """Render every line not yet cached; returns how many were rendered. Ends early once :meth:`stop`."""
         count = 0
         for text in lines:
+            if self._stopped.is_set():
+                break
             if not self.has(text, voice):
                 self.render(text, voice)
                 count += 1
         return count
 
+    def stop(self) -> None:
+        """Stop rendering: kill any espeak-ng running now; later renders raise VoiceUnavailable."""
+        self._stopped.set()
+        with self._lock:
+            procs = list(self._procs)
+        for proc in procs:
+            _kill(proc)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Kill a renderer and anything it started (its own process group), so its pipes close at once."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+DEFAULT = -1.0
+"""``max_age`` of a line that follows its queue's default."""
+
 
 @dataclass
 class Line:
-    """A queued voice line: ``card`` is the race card number it belongs to (None: not tied to a card, e.g. a
-    table line), ``at`` the clock time it was queued."""
+    """A queued voice line: ``card`` is the race card it belongs to (a number that grows with every card
+    revealed; None: not tied to a card, e.g. a table line), ``at`` the clock time it was queued, ``priority``
+    0 for essential news, ``slot`` (a newer line with the same slot replaces it while waiting), ``max_age``
+    seconds it may wait (None: no limit; :data:`DEFAULT`: the queue's), ``meta`` anything the caller keeps
+    with it."""
 
     text: str
     card: int | None
     at: float
+    priority: int = 1
+    slot: str | None = None
+    max_age: float | None = DEFAULT
+    meta: Any = None
 
 
 class VoiceQueue:
-    """Lines waiting to be spoken, oldest first, that never lag the race by more than ``max_lag_cards`` cards.
+    """Lines waiting to be spoken, oldest first. A waiting line more than ``max_lag_cards`` cards behind the
+    newest card is dropped (0: nothing of a card starts once the next card is revealed).
 
     ``clock``: seconds (monotonic). ``max_age``: also drop lines waiting longer than this many seconds (None: no
-    limit). Dropped lines are kept in ``dropped`` (for tests and the log).
+    limit), unless a line says otherwise. Dropped lines are kept in ``dropped`` (for tests and the log).
     """
 
-    def __init__(self, clock: Clock, max_lag_cards: int = 1, max_age: float | None = 8.0):
+    def __init__(self, clock: Clock, max_lag_cards: int = 0, max_age: float | None = 8.0):
         if max_lag_cards < 0:
             raise ValueError(f"max_lag_cards {max_lag_cards} must be 0 or more")
         self.clock = clock
@@ -139,25 +245,38 @@ class VoiceQueue:
     def __iter__(self):
         return iter(list(self._lines))
 
-    def put(self, text: str, card: int | None = None) -> Line:
-        """Queue a line for ``card``; a newer card makes lines more than ``max_lag_cards`` behind it stale."""
+    def put(self, text: str, card: int | None = None, priority: int = 1, slot: str | None = None,
+            max_age: float | None = DEFAULT, meta: Any = None) -> Line:
+        """Queue a line for ``card``; a newer card makes waiting lines more than ``max_lag_cards`` behind it
+        stale; a line with a ``slot`` replaces a waiting line of that slot."""
         if card is not None and (self.newest_card is None or card > self.newest_card):
             self.newest_card = card
-        line = Line(text, card, self.clock())
+        if slot is not None:
+            gone = [line for line in self._lines if line.slot == slot]
+            self._lines = collections.deque(line for line in self._lines if line.slot != slot)
+            self.dropped.extend(gone)
+        line = Line(text, card, self.clock(), priority, slot, max_age, meta)
         self._lines.append(line)
         self.drop_stale()
         return line
 
+    def behind(self, line: Line) -> int:
+        """How many cards ``line`` is behind the newest card (0 for a table line)."""
+        if line.card is None or self.newest_card is None:
+            return 0
+        return max(0, self.newest_card - line.card)
+
     def is_stale(self, line: Line) -> bool:
-        """True if ``line`` is too far behind the newest card, or has waited longer than ``max_age``."""
-        if line.card is not None and self.newest_card is not None \
-                and line.card < self.newest_card - self.max_lag_cards:
+        """True if ``line`` is too far behind the newest card, or has waited longer than its max age."""
+        if self.behind(line) > self.max_lag_cards:
             return True
-        return self.max_age is not None and self.clock() - line.at > self.max_age
+        age = self.max_age if line.max_age == DEFAULT else line.max_age
+        return age is not None and self.clock() - line.at > age
 
     def drop_stale(self) -> list[Line]:
         """Remove and return the stale lines."""
-        keep, gone = collections.deque(), []
+        keep: collections.deque[Line] = collections.deque()
+        gone: list[Line] = []
         for line in self._lines:
             (gone if self.is_stale(line) else keep).append(line)
         self._lines = keep
@@ -182,17 +301,19 @@ class Voice:
     """Speaks lines through ``audio`` in ``voice`` (an espeak-ng voice, e.g. ``nl``) with a :class:`VoiceQueue`.
 
     ``background``: render in worker threads (on-demand lines never wait behind the pre-rendering of fixed
-    lines); False renders inside :meth:`update` (tests). A line playing for a card that became stale is cut.
-    Without espeak-ng the voice logs once and says nothing.
+    lines); False renders inside :meth:`update` (tests, the pace simulation). A line still playing is cut when
+    it is more than ``cut_lag`` cards behind, or when it is not essential and an essential line of a newer
+    card waits. Without espeak-ng the voice logs once and says nothing.
     """
 
-    def __init__(self, audio, voice: str, clock: Clock, cache: VoiceCache | None = None, max_lag_cards: int = 1,
-                 max_age: float | None = 8.0, background: bool = True):
+    def __init__(self, audio, voice: str, clock: Clock, cache: VoiceCache | None = None, max_lag_cards: int = 0,
+                 max_age: float | None = 8.0, background: bool = True, cut_lag: int = 1):
         self.audio = audio
         self.voice = voice
         self.clock = clock
         self.cache = cache or VoiceCache()
         self.queue = VoiceQueue(clock, max_lag_cards, max_age)
+        self.cut_lag = cut_lag
         self.current: Line | None = None
         self.enabled = self.cache.available()
         if not self.enabled:
@@ -202,12 +323,14 @@ class Voice:
         self._ahead_pool = concurrent.futures.ThreadPoolExecutor(1, "voice-ahead") if background else None
         self._jobs: dict[str, concurrent.futures.Future] = {}
         self._failed_once = False
+        self.closed = False
 
-    def say(self, text: str, card: int | None = None) -> None:
-        """Queue ``text`` for ``card`` (its race card number; None for a table line) and start rendering it."""
-        if not self.enabled:
+    def say(self, text: str, card: int | None = None, priority: int = 1, slot: str | None = None,
+            max_age: float | None = DEFAULT, meta: Any = None) -> None:
+        """Queue ``text`` for ``card`` (see :class:`Line`) and start rendering it."""
+        if not self.enabled or self.closed:
             return
-        self.queue.put(text, card)
+        self.queue.put(text, card, priority, slot, max_age, meta)
         if self._now_pool is not None and text not in self._jobs and not self.cache.has(text, self.voice):
             self._jobs[text] = self._now_pool.submit(self.cache.render, text, self.voice)
 
@@ -224,13 +347,16 @@ class Voice:
         try:
             return self.cache.prerender(lines, self.voice)
         except VoiceUnavailable as exc:
-            log.warning("voice pre-rendering stopped: %s", exc)
+            if not self.closed:
+                log.warning("voice pre-rendering stopped: %s", exc)
             return 0
 
     def update(self) -> Line | None:
         """Call once a frame: cut a stale line, then start the next ready line if the channel is free.
         Returns the line started, if any."""
-        if self.current is not None and self.queue.is_stale(self.current) and self.audio.voice_busy():
+        if self.closed:
+            return None
+        if self.current is not None and self.audio.voice_busy() and self._cut(self.current):
             self.audio.stop_voice()
             self.queue.dropped.append(self.current)
             self.current = None
@@ -250,6 +376,17 @@ class Voice:
             self.current = line
             return line
 
+    def _cut(self, line: Line) -> bool:
+        """True if the playing ``line`` should stop: too many cards behind, or plain news in the way of an
+        essential line of a newer card."""
+        if line.card is None:
+            return False
+        if self.queue.behind(line) > self.cut_lag:
+            return True
+        head = self.queue.peek()
+        return (head is not None and head.card is not None and head.card > line.card and head.priority == 0
+                and line.priority > 0)
+
     def _ready(self, text: str):
         """The WAV path if ready, None if still rendering, False if it failed (the line is skipped)."""
         if self.cache.has(text, self.voice):
@@ -258,7 +395,7 @@ class Voice:
         job = self._jobs.get(text)
         try:
             if job is None:
-                if self._background:
+                if self._now_pool is not None:
                     self._jobs[text] = self._now_pool.submit(self.cache.render, text, self.voice)
                     return None
                 return self.cache.render(text, self.voice)
@@ -272,7 +409,20 @@ class Voice:
                 self._failed_once = True
             return False
 
+    def hush(self) -> None:
+        """Drop every waiting line and cut the one playing (after an undo: they told of a card taken back)."""
+        self.queue.dropped.extend(self.queue)
+        self.queue.clear()
+        if self.current is not None and self.audio.voice_busy():
+            self.audio.stop_voice()
+        self.current = None
+
     def close(self) -> None:
+        """Stop at once: nothing more is said or rendered, a running espeak-ng is killed, waiting renders are
+        cancelled (the worker threads end within a fraction of a second)."""
+        self.closed = True
+        self.queue.clear()
+        self.cache.stop()
         for pool in (self._now_pool, self._ahead_pool):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,246 @@
+"""Events to words: the one table from an event to a phrase key and its fields, and the rendering of a key's
+template in a language. The printed race call (:mod:`companion.call.racecall`), the spoken announcer
+(:mod:`companion.call.announcer`, :mod:`companion.call.caller`) and on-screen text (:func:`text`) all use it.
+
+Fields are language-neutral: mascot names, numbers, ``place`` as a paid place 1..4, ``who`` as a mascot name or
+None for a green card, lists of items (``podium``, ``standings``). :func:`render` turns them into words with a
+:class:`Catalogue` (``places`` gives the ordinal word, ``words`` the joining words and list item templates).
+
+>>> from companion.rules import Race
+>>> key_and_fields(Race().push_text("HF")[-1])
+('fell', {'mascot': 'Hurley'})
+>>> text(Race().push_text("HF")[-1], "nl")                          # doctest: +SKIP
+'Hurley valt!'
+"""
+
+from __future__ import annotations
+
+import functools
+import string
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from companion.rules import events as ev
+from companion.rules import game_events as gev
+from companion.rules import table as tev
+
+LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
+
+Fields = dict[str, Any]
+
+
+def _name(m: Any) -> str:
+    return m.title  # mascot names are the same in every language
+
+
+def _revealed(e: ev.Revealed) -> tuple[str, Fields]:
+    return ("revealed-green" if e.card.who is None else "revealed",
+            dict(who=None if e.card.who is None else _name(e.card.who), reveal=e.reveal, pass_no=e.pass_no,
+                 card=e.card.notation(), tag=f" [{e.code}]" if e.code else ""))
+
+
+def _recovered(e: ev.Recovered) -> tuple[str, Fields]:
+    key = "recovered-both" if e.stood_up and e.turned_forward else "recovered" if e.stood_up else "recovered-turn"
+    return key, dict(mascot=_name(e.mascot))
+
+
+def _moved(e: ev.Moved) -> tuple[str, Fields]:
+    kind = "-crawl" if e.crawled else "-star" if e.to_star else ""
+    back = "-back" if e.end < e.start else ""
+    return ("moved" + kind + back,
+            dict(mascot=_name(e.mascot), steps=abs(e.end - e.start), space=e.end, start=e.start, lane=e.lane))
+
+
+def _race_ended(e: ev.RaceEnded) -> tuple[str, Fields]:
+    order = sorted(e.placings, key=lambda mp: (mp[1], mp[0].value))
+    return "race_ended", dict(winner=_name(order[0][0]) if order else "-",
+                              podium=[dict(mascot=_name(m), place=p) for m, p in order])
+
+
+def _settled(e: gev.Settled) -> tuple[str, Fields]:
+    return ("settled-up" if e.change > 0 else "settled-down" if e.change < 0 else "settled-even",
+            dict(seat=e.seat + 1, before=e.before, after=e.after, amount=abs(e.change),
+                 sign="+" if e.change >= 0 else "-"))
+
+
+def _game_over(e: gev.GameOver) -> tuple[str, Fields]:
+    return "game_over", dict(standings=[dict(place=s.place, seat=s.seat + 1, money=s.money, line=s.line)
+                                        for s in e.standings])
+
+
+def _table_event(e: Any) -> tuple[str, Fields] | None:
+    """The kiosk's own event (``Undone``, defined by the controller above the rules), found by its name."""
+    if type(e).__name__ == "Undone":
+        return "undone", dict(text=e.text)
+    return None
+
+
+TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
+    ev.Revealed: _revealed,
+    ev.NoEffect: lambda e: ("no_effect-star" if "star" in e.reason else "no_effect",
+                            dict(mascot=_name(e.mascot), reason=e.reason)),
+    ev.Recovered: _recovered,
+    ev.Moved: _moved,
+    ev.Swerved: lambda e: ("swerved", dict(mascot=_name(e.mascot), space=e.space, from_lane=e.from_lane,
+                                           to_lane=e.to_lane)),
+    ev.TurnedAround: lambda e: ("turned_around" if e.facing is ev.Facing.BACKWARD else "turned_around-forward",
+                                dict(mascot=_name(e.mascot))),
+    ev.Collided: lambda e: ("collided", dict(mover=_name(e.mover), mascot=_name(e.mascot), lane=e.lane,
+                                             space=e.space)),
+    ev.Fell: lambda e: ("fell-collision" if e.cause is ev.Cause.COLLISION else "fell", dict(mascot=_name(e.mascot))),
+    ev.KnockedOut: lambda e: ("knocked_out", dict(mascot=_name(e.mascot))),
+    ev.OutOfBounds: lambda e: ({"back": "out_of_bounds", "side": "out_of_bounds-side",
+                                "fold": "out_of_bounds-fold"}[e.way.value],
+                               dict(mascot=_name(e.mascot), lane=e.lane, space=e.space)),
+    ev.Finished: lambda e: ("finished", dict(mascot=_name(e.mascot))),
+    ev.Placed: lambda e: ("placed-shared" if e.shared else "placed", dict(mascot=_name(e.mascot), place=e.place)),
+    ev.Folded: lambda e: ("folded", dict(fold=e.fold, first_space=e.first_space)),
+    ev.Reshuffled: lambda e: ("reshuffled", dict(pass_no=e.pass_no)),
+    ev.RaceEnded: _race_ended,
+    gev.PhaseChanged: lambda e: ("phase-" + e.phase.value, dict(race=e.race_no)),
+    gev.SideBetShown: lambda e: ("side_bet_shown", dict(number=e.number, question=e.question, card_id=e.card_id,
+                                                        race=e.race_no)),
+    gev.TicketDrafted: lambda e: ("ticket_drafted", dict(seat=e.seat + 1, ticket=e.ticket, side=e.side,
+                                                         pick=e.pick, race=e.race_no)),
+    gev.DoubleMarked: lambda e: ("double_marked", dict(seat=e.seat + 1, ticket=e.ticket)),
+    gev.DoubleArmed: lambda e: ("double_armed", dict(race=e.race_no)),
+    gev.OpenBetPlaced: lambda e: ("open_bet_placed", dict(seat=e.seat + 1, kind=e.kind, choice=e.choice,
+                                                          double=e.double, race=e.race_no)),
+    gev.SideBetHappened: lambda e: ("side_bet_happened", dict(card_id=e.card_id)),
+    gev.SideBetAnswered: lambda e: ("side_bet_answered-yes" if e.happened else "side_bet_answered-no",
+                                    dict(card_id=e.card_id)),
+    gev.Settled: _settled,
+    gev.GameOver: _game_over,
+    tev.NewGame: lambda e: ("new_game", {}),
+    tev.PlayersSet: lambda e: ("players_set", dict(players=e.players, variant=e.variant)),
+}
+"""Event type -> function giving (key, fields): race, game and table events. The kiosk's ``Undone`` is found by
+name in :func:`key_and_fields`; other events (``CardLearned``, ``SeatNamed``) have no words."""
+
+
+def key_and_fields(e: ev.Event) -> tuple[str, Fields] | None:
+    """The phrase key and language-neutral fields of one event, or None for an event that has no words."""
+    fn = TABLE.get(type(e))
+    return fn(e) if fn is not None else _table_event(e)
+
+
+# ----- templates ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Catalogue:
+    """One set of templates: ``phrases[key]`` is a tuple of phrasings (the first is the plain one);
+    ``voice`` the espeak-ng voice; ``places[n]`` the word for paid place n; ``words`` the small words: ``all``
+    (a green card's ``who``), ``list_sep``/``list_and`` (or ``<field>_sep``/``<field>_and``) and
+    ``<field>_item`` templates for list fields; ``sidebets`` the side bet questions by card id."""
+
+    lang: str
+    voice: str
+    phrases: dict[str, tuple[str, ...]]
+    places: dict[int, str]
+    words: dict[str, str]
+    sidebets: dict[str, str]
+
+
+def sounds_dir() -> Path:
+    """The ``sounds`` folder: ``companion/sounds`` (installed package data, or in a checkout the symlink to the
+    top-level ``sounds/``), else the checkout's ``sounds/`` next to the package (where symlinks are not kept).
+
+    Raises FileNotFoundError naming both places if neither holds the phrase catalogue.
+    """
+    here = Path(__file__).resolve().parent.parent
+    for path in (here / "sounds", here.parent / "sounds"):
+        if (path / "phrases").is_dir():
+            return path
+    raise FileNotFoundError(f"no sounds folder with phrases/: expected {here / 'sounds'} (installed) or "
+                            f"{here.parent / 'sounds'} (a checkout)")
+
+
+@functools.lru_cache(maxsize=None)
+def load_catalogue(lang: str) -> Catalogue:
+    """Load ``sounds/phrases/<lang>.toml``; raises ValueError for a language not in :data:`LANGUAGES`."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGUAGES)})")
+    path = sounds_dir() / "phrases" / f"{lang}.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    phrases = {k: tuple(v) for k, v in data["phrases"].items()}
+    places = {int(k): v for k, v in data["places"].items()}
+    return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]), dict(data.get("sidebets", {})))
+
+
+def placeholders(phrase: str) -> set[str]:
+    """The placeholder names in a phrasing (``"{mascot} runs"`` -> ``{"mascot"}``)."""
+    return {name for _, name, _, _ in string.Formatter().parse(phrase) if name}
+
+
+def capitalise(text: str) -> str:
+    """Upper-case the first letter (after any opening punctuation such as Spanish ``¡``)."""
+    for i, ch in enumerate(text):
+        if ch.isdigit():
+            return text  # "3 kaarten verder": a line that starts with a number stays as it is
+        if ch.isalpha():
+            return text[:i] + ch.upper() + text[i + 1:]
+    return text
+
+
+def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
+    """Fields in the catalogue's words: ``place`` -> ordinal word, ``who`` None -> the word for everybody,
+    ``question`` -> the catalogue's own question for ``card_id`` when it has one, lists -> joined items (plain
+    strings as they are, dicts through the ``<field>_item`` template)."""
+    out: dict[str, Any] = {}
+    for k, v in fields.items():
+        if k == "place" and isinstance(v, int):
+            v = cat.places.get(v, str(v))
+        elif k == "who" and v is None:
+            v = cat.words["all"]
+        elif k == "question":
+            v = cat.sidebets.get(str(fields.get("card_id")), v)
+        elif isinstance(v, list):
+            items = [item if isinstance(item, str) else cat.words[f"{k}_item"].format(**localise(item, cat))
+                     for item in v]
+            sep = cat.words.get(f"{k}_sep", cat.words.get("list_sep", ", "))
+            last = cat.words.get(f"{k}_and", cat.words.get("list_and", sep))
+            v = (sep.join(items[:-1]) + last + items[-1]) if len(items) > 1 else "".join(items)
+        out[k] = v
+    return out
+
+
+def render(template: str, fields: Fields, cat: Catalogue, key: str = "?") -> str:
+    """``template`` filled from ``fields`` localised by ``cat``. Raises ValueError naming a missing field."""
+    try:
+        return template.format(**localise(fields, cat))
+    except KeyError as exc:
+        raise ValueError(f"phrase {template!r} for {key!r} needs field {exc.args[0]!r}") from None
+
+
+def text(e: ev.Event, lang: str) -> str | None:
+    """On-screen text for one event in ``lang`` (the plain, first phrasing of its key), or None when the event
+    has no words. Raises ValueError for an unknown language."""
+    kf = key_and_fields(e)
+    cat = load_catalogue(lang)
+    if kf is None or not cat.phrases.get(kf[0]):
+        return None
+    return capitalise(render(cat.phrases[kf[0]][0], kf[1], cat, kf[0]))
+
+
+def lines(events: Iterable[ev.Event], lang: str) -> list[str]:
+    """On-screen text for a sequence of events in ``lang`` (:func:`text` of each, events without words left
+    out). Raises ValueError for an unknown language."""
+    return [t for t in (text(e, lang) for e in events) if t is not None]
+
+
+def refusal(message: str, lang: str) -> str:
+    """A refusal ``message`` as its reason in a few words in ``lang`` (the line the voice says), for a screen
+    that has no room for the whole message. Raises ValueError for an unknown language."""
+    from companion.call.refusals import reason
+    return phrase(f"refused-{reason(message)}", lang)
+
+
+def phrase(key: str, lang: str, **fields: Any) -> str:
+    """On-screen text for a catalogue key (``your-pick``, ``mark-double``, ``refused-<reason>``...) in ``lang``:
+    its first phrasing filled from ``fields``. Raises KeyError for an unknown key, ValueError for a missing
+    field or language."""
+    cat = load_catalogue(lang)
+    if key not in cat.phrases:
+        raise KeyError(f"no phrases for {key!r} in {lang}")
+    return capitalise(render(cat.phrases[key][0], fields, cat, key))

@@ -1,0 +1,134 @@
+"""Pure screen geometry (no pygame): where each part of a screen goes for one resolution.
+
+Sizes scale with the height (``Layout.unit`` is 1.0 at 1080 lines); text sizes are given as the height of a
+capital letter in pixels at 1080p. :func:`space_rect` and :func:`order_rect` say where a track space or a
+running-order row is drawn, so tests can look at the right pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.screen.model import ScreenModel, TrackView
+
+Rect = tuple[int, int, int, int]
+"""``(x, y, width, height)`` in pixels."""
+
+KEY_CAP = 36
+"""Capital-letter height in pixels at 1080p of the key information (names, order, money, odds, whose pick)."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each part of a screen goes for one resolution. All rects are ``(x, y, w, h)`` pixels."""
+
+    width: int
+    height: int
+    lanes: int
+    spaces: int
+    header: Rect
+    track: Rect
+    order: Rect
+    card: Rect
+    log: Rect
+    seats: Rect
+    bottom: Rect
+
+    @property
+    def unit(self) -> float:
+        """One 'point': 1.0 at 1080 lines, scales every size and font."""
+        return self.height / 1080.0
+
+    @property
+    def podium(self) -> Rect:
+        """The running order panel (it shows the podium places as they are taken)."""
+        return self.order
+
+
+def _frac(w: int, h: int, x: float, y: float, fw: float, fh: float) -> Rect:
+    return (round(w * x), round(h * y), round(w * fw), round(h * fh))
+
+
+def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
+    """The layout for a ``(width, height)`` screen and a track; raises ValueError for a size under 320x240."""
+    w, h = size
+    if w < 320 or h < 240:
+        raise ValueError(f"screen size {w}x{h} is too small (expected at least 320x240)")
+    return Layout(w, h, track.lanes, track.spaces,
+                  header=_frac(w, h, 0.0, 0.0, 1.0, 0.08),
+                  track=_frac(w, h, 0.035, 0.105, 0.595, 0.455),
+                  order=_frac(w, h, 0.655, 0.1, 0.325, 0.5),
+                  card=_frac(w, h, 0.02, 0.62, 0.375, 0.36),
+                  log=_frac(w, h, 0.41, 0.62, 0.23, 0.36),
+                  seats=_frac(w, h, 0.655, 0.62, 0.325, 0.36),
+                  bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
+
+
+def space_rect(lane: int, space: int, layout: Layout) -> Rect:
+    """The rect of ``space`` (1 = back) in ``lane`` (1 = top: the mascots' left, facing the finish on the right).
+
+    Raises ValueError for a lane or space off the track.
+    """
+    if not (1 <= lane <= layout.lanes and 1 <= space <= layout.spaces):
+        raise ValueError(f"lane {lane}, space {space} is off the track "
+                         f"(expected lane 1..{layout.lanes}, space 1..{layout.spaces})")
+    x, y, w, h = layout.track
+    x0 = x + (space - 1) * w // layout.spaces
+    x1 = x + space * w // layout.spaces
+    y0 = y + (lane - 1) * h // layout.lanes
+    y1 = y + lane * h // layout.lanes
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def order_rect(row: int, layout: Layout) -> Rect:
+    """The rect of running-order row ``row`` (0-based, first place first; four rows)."""
+    x, y, w, h = layout.order
+    title = round(h * 0.13)
+    row_h = (h - title - round(8 * layout.unit)) // 4
+    return (x, y + title + row * row_h, w, row_h)
+
+
+podium_rect = order_rect
+
+
+def mascot_spots(rect: Rect, count: int) -> list[tuple[int, int, int]]:
+    """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, left to right."""
+    x, y, w, h = rect
+    r = int(min(w / (count + 0.4) / 2, h * 0.34))
+    return [(x + round(w * (j + 1) / (count + 1)), y + h // 2, r) for j in range(count)]
+
+
+def space_centre(lane: int, space: int, layout: Layout) -> tuple[int, int]:
+    """The centre of a space, with lane and space clamped onto the track (for moves that left it)."""
+    lane = min(max(lane, 1), layout.lanes)
+    space = min(max(space, 1), layout.spaces)
+    x, y, w, h = space_rect(lane, space, layout)
+    return (x + w // 2, y + h // 2)
+
+
+def card_tile_rect(layout: Layout) -> Rect:
+    """The last card's tile inside the last-card panel (the card drawn whole, in its colour)."""
+    u = layout.unit
+    x, y, w, h = layout.card
+    pad = int(18 * u)
+    ix, iy, iw, ih = x + pad, y + int(52 * u), w - 2 * pad, h - int(52 * u) - pad
+    return (ix, iy, min(int(ih * 0.66), int(iw * 0.38)), ih)
+
+
+def standing_rect(row: int, rows: int, layout: Layout) -> Rect:
+    """The rect of final-standing row ``row`` (0-based) of ``rows`` on the game-over screen."""
+    u, w, h = layout.unit, layout.width, layout.height
+    top, bottom = int(h * 0.23), int(h * 0.97)
+    step = min(int(200 * u), (bottom - top) // max(1, rows))
+    x0, x1 = int(w * 0.06), int(w * 0.94)
+    return (x0, top + row * step, x1 - x0, step - int(14 * u))
+
+
+def seat_rows(model: ScreenModel) -> list:
+    """The seats ranked by money, most first (ties keep seat order)."""
+    return sorted(model.seats, key=lambda s: -s.money)
+
+
+__all__ = ["KEY_CAP", "Layout", "Rect", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
+           "podium_rect", "seat_rows",
+           "space_centre", "space_rect"]

@@ -1,0 +1,92 @@
+"""Sample states for each screen (docs, screenshots, tests), taken from a real table where they can be.
+
+The betting, payouts and game-over samples replay the demo's recorded game (``companion.tools.demo``) through a
+``companion.rules.table.Table`` with four named players, so the stacks, tickets, money and standings are the
+rules engine's own. The race sample is a ``Race`` after :data:`SAMPLE_CARDS` (or the cards given).
+"""
+
+from __future__ import annotations
+
+from companion.screen.model import SCREENS, ScreenModel, from_race
+
+SAMPLE_CARDS: tuple[str, ...] = ("H+3", "G+2>", "DF", "M*", "A+1", "HT", "D+1<", "G+3", "M+2", "H+2", "A+2", "MF",
+                                 "G*", "D+2", "H-2", "HS02", "DF")
+"""The cards of the sample race: a fold, a finish, a knockout, a fallen and a turned-around mascot."""
+
+SAMPLE_NAMES: tuple[str, ...] = ("Ann", "Bram", "Carmen", "Dev")
+SAMPLE_ODDS = {"gobbler": (0.31, 0.27, 0.24, 0.18), "hurley": (0.22, 0.26, 0.27, 0.25),
+               "dangle": (0.18, 0.22, 0.25, 0.35), "mum": (0.29, 0.25, 0.24, 0.22)}
+SAMPLE_STATUS = ("scanner: ok", "leds: LEDs: mock strip, 112 pixels", "voice: en")
+
+# where each screen's sample stops in the demo game: (phase, race, inputs to apply after reaching it)
+_STOPS = {"setup": ("setup", 1, 9), "betting": ("betting", 3, 6), "payouts": ("payouts", 2, 0),
+          "game-over": ("game-over", 3, 0)}
+
+
+def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS):
+    """The sample race: a ``companion.rules.Race`` with ``cards`` pushed, and the events.
+
+    Raises a ``companion.rules`` error (a ValueError) naming a card that is not a card or cannot be revealed.
+    """
+    from companion.rules import Race
+    race = Race()
+    events = []
+    for text in cards:
+        events.extend(race.push_text(text))
+    return race, events
+
+
+SAMPLE_FORM = "Mum has won 4 of the last 10"
+
+
+def sample_table(screen: str):
+    """A ``Table`` replaying the demo game with four named players up to the sample point of ``screen``."""
+    from companion.rules.table import Table, realise
+    from companion.tools.demo import parse_script, script_path
+    import random
+    phase, race_no, extra = _STOPS[screen]
+    table = Table()
+    rng = random.Random(2026)
+    reached = None
+    for text, _wait in parse_script(script_path().read_text("utf-8")):
+        if reached is not None:
+            if extra <= 0:
+                break
+            extra -= 1
+        try:
+            table.apply(text, realise(text, rng))
+        except ValueError:
+            continue  # the script's deliberate wrong scans
+        if text.startswith("HS-PLAYERS-"):
+            for seat, name in enumerate(SAMPLE_NAMES[:table.game.players], 1):
+                table.apply(f"HS-NAME-{seat}:{name}")
+        if reached is None and table.phase == phase and table.game.race_no == race_no:
+            reached = True
+    return table
+
+
+def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
+    """A sample state for ``screen`` (one of :data:`SCREENS`); ``cards`` replace the sample race's cards;
+    ``language`` (en, nl, es) picks the screen's words.
+
+    Raises ValueError for another screen name or a bad card.
+    """
+    if screen not in SCREENS:
+        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
+    from companion.call import racecall
+    from companion.screen.table_view import from_table
+    if screen == "attract":
+        return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
+                           form=SAMPLE_FORM)
+    if screen == "race":
+        race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
+        seats = from_table(sample_table("payouts")).seats
+        return from_race(race, log=tuple(racecall.call(events)), seats=seats, players=len(seats), race_no=2,
+                         odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
+    table = sample_table(screen)
+    model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
+                       form=SAMPLE_FORM if screen == "setup" else None)
+    return model
+
+
+__all__ = ["SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_race", "sample_table"]

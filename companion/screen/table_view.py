@@ -1,0 +1,127 @@
+"""The screen model of a whole table (``companion.rules.table.Table``) in any phase: the controller's view.
+
+Players are shown by name: the name typed at the table (``HS-NAME-<seat>:<name>``, ``game.names``), else the
+config's default name for that seat, else "Seat N".
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
+from companion.screen.words import say
+
+SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
+                    "racing": "race", "payouts": "payouts", "game-over": "game-over"}
+PHASE_TITLE = {phase: say("en", "phase_" + phase) for phase in SCREEN_FOR_PHASE}
+"""The header's phase text in English (``companion.screen.words`` has it in each language)."""
+LEVELS = ("top", "middle", "bottom")
+
+
+def seat_name(seat: int, table=None, names: Sequence[str] = (), language: str = "en") -> str:
+    """The display name of 0-based ``seat``: typed at the table, else ``names[seat]`` (config), else "Seat N"
+    (in ``language``)."""
+    typed = table.game.names.get(seat) if table is not None and table.game is not None else None
+    if typed:
+        return typed
+    if seat < len(names) and names[seat].strip():
+        return names[seat].strip()
+    return say(language, "seat", n=seat + 1)
+
+
+def ticket_text(bet, language: str = "en") -> str:
+    """A drafted ticket for the screen: ``"Hurley top, risky"`` (`` x2`` when doubled), in ``language``."""
+    stack, level = bet.ticket.id.split("-")
+    name = say(language, stack).upper() if stack in ("yes", "no") else stack.capitalize()
+    text = f"{name} {say(language, level).lower()}, {say(language, bet.side).lower()}"
+    return text + (" x2" if bet.double else "")
+
+
+def stack_views(game) -> tuple[StackView, ...]:
+    """Each ticket stack as it is now: tickets left, the top ticket and what it pays on each side."""
+    from companion.rules.betting import STACKS
+    out = []
+    table = game.ticket_table
+    for stack in STACKS:
+        taken = game.stacks.taken.get(stack, 0)
+        left = max(0, len(LEVELS) - taken)
+        top = LEVELS[taken] if left else None
+        safe = risky = ()
+        if top is not None:
+            pays = table.side if stack in ("yes", "no") else table.mascot
+            safe, risky = tuple(pays[(top, "safe")]), tuple(pays[(top, "risky")])
+            if stack not in ("yes", "no"):
+                safe, risky = safe[:3], risky[:3]
+        out.append(StackView(stack, left, top, safe, risky))
+    return tuple(out)
+
+
+def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
+               odds=None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
+               names: Sequence[str] = (), name_entry: tuple[int, int, str] | None = None,
+               language: str = "en", form: str | None = None) -> ScreenModel:
+    """The screen model for a ``companion.rules.table.Table`` in any phase.
+
+    ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
+    ``names`` are the config's default player names by seat; ``language`` (en, nl, es) the screen's words;
+    ``form`` a line of mascot form from past games (attract and setup screens).
+    """
+    phase = table.phase
+    common = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log, message=message,
+                  message_at=message_at, status=status, odds=odds, name_entry=name_entry, language=language,
+                  table_phase=phase, form=form)
+    game = table.game
+    if game is None:
+        return ScreenModel(**common)
+    name = lambda s: seat_name(s, table, names, language)  # noqa: E731
+    before = dict(money_before or {})
+    if phase == "payouts" and game.settled and not before:
+        earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
+        before = dict(enumerate(earlier))
+    due = set(game.seats_without_double) if game.draft_complete else set()
+    paid = _ticket_amounts(game) if phase == "payouts" and game.settled else {}
+    seats = tuple(SeatView(name(s), m, before.get(s), tuple(
+        ticket_text(b, language) + (f": {paid[s][k]:+d}" if s in paid else "")
+        for k, b in enumerate(game.tickets.get(s, ()))), s in due,
+        tuple(b.ticket.stack for b in game.tickets.get(s, ()))) for s, m in enumerate(game.money))
+    known: dict[str, list[str]] = {}
+    for code in game.known_cards:
+        card = game.deck.by_code(code).card
+        known.setdefault("green" if card.who is None else card.who.value, []).append(card.notation())
+    drafter = game.current_drafter
+    double_prompt = None
+    if due and phase == "betting":
+        who = ", ".join(name(s) for s in sorted(due))
+        double_prompt = say(language, "double_due", race=game.race_no, names=who)
+    elif game.is_double_race and phase == "betting" and drafter is not None and game.variant.value == "standard":
+        double_prompt = say(language, "double_later", race=game.race_no)
+    standings = tuple(StandingView(name(s.seat), s.money, s.place, s.line) for s in game.standings)
+    stacks = stack_views(game) if game.variant.value == "standard" else ()
+    fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
+                  known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
+                  face_up_total=game.figures.face_up,
+                  stacks_left={s.stack: s.left for s in stacks},
+                  whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
+                  side_bet=_question(game), side_bet_answer=game.side_bet_happened, standings=standings,
+                  life_outcome=game.standings[0].line if game.standings else None)
+    race = game.race
+    if race is not None and phase in ("racing", "payouts"):
+        return from_race(race, **fields)
+    return ScreenModel(**fields)
+
+
+def _ticket_amounts(game) -> dict[int, tuple[int, ...]]:
+    """What each seat's tickets paid in the race just settled (doubles applied), by seat."""
+    from companion.rules.betting import bet_amount
+    placings = game.race.outcome.placings
+    return {s: tuple(bet_amount(b, placings, game.side_bet_happened, game.ticket_table, game.race_no) for b in bets)
+            for s, bets in game.tickets.items() if bets}
+
+
+def _question(game) -> str | None:
+    if not game.side_bet:
+        return None
+    return game.side_bets.by_id(game.side_bet).question
+
+
+__all__ = ["PHASE_TITLE", "SCREEN_FOR_PHASE", "from_table", "seat_name", "stack_views", "ticket_text"]

@@ -1,0 +1,129 @@
+"""The track on the race screen: lanes, spaces, stars, fold lines, the finish line, the folded part, the
+mascots where the engine says, and the last card's move (a ghost where the mascot was, an arrow, a ring)."""
+
+from __future__ import annotations
+
+import math
+
+from companion import colours as C
+from companion.screen.layout import Layout, mascot_spots, space_centre, space_rect
+from companion.screen.model import ScreenModel
+from companion.screen.widgets import Widgets, shade
+
+HIGHLIGHT = C.TEXT
+"""The colour of the moved mascot's ring and path (white: it reads on every lane colour)."""
+
+
+class TrackPainter(Widgets):
+    """Draws the track part of the race screen (a mixin of the screen's Painter)."""
+
+    _tracks: dict
+
+    def track_surface(self, model: ScreenModel, L: Layout):
+        """The static track for this size, track and fold count (cached)."""
+        key = (L.width, L.height, model.track, model.folds)
+        surf = self._tracks.get(key)
+        if surf is not None:
+            return surf
+        if len(self._tracks) > 16:
+            self._tracks.clear()
+        surf = self.pg.Surface((L.width, L.height))
+        surf.fill(C.BACKGROUND)
+        old, self.surface = self.surface, surf
+        try:
+            self._paint_track(model, L)
+        finally:
+            self.surface = old
+        self._tracks[key] = surf
+        return surf
+
+    def _paint_track(self, model: ScreenModel, L: Layout) -> None:
+        pg, surf, t, u = self.pg, self.surface, model.track, L.unit
+        edge = t.back_edge(model.folds)
+        for lane in range(1, t.lanes + 1):
+            for space in range(1, t.spaces + 1):
+                rect = space_rect(lane, space, L)
+                x, y, w, h = rect
+                if space < edge:
+                    pg.draw.rect(surf, C.FOLDED, rect)
+                    for k in range(-h, w, max(6, int(18 * u))):
+                        pg.draw.line(surf, (26, 26, 30), (x + max(k, 0), y + max(-k, 0)),
+                                     (x + min(k + h, w), y + min(h, w - k)), 1)
+                    continue
+                base = C.TRACK_ALT if space % 2 else C.TRACK
+                if space >= t.final_stretch:
+                    base = shade(base, 1.18)
+                pg.draw.rect(surf, base, rect)
+                pg.draw.rect(surf, shade(C.TRACK, 0.6), rect, width=1)
+                if space in t.stars:
+                    self.star(x + int(w * 0.18), y + int(h * 0.17), min(w, h) * 0.13)
+        tx, ty, tw, th = L.track
+        for lane in range(1, t.lanes + 1):
+            x, y, w, h = space_rect(lane, 1, L)
+            self.label(str(lane), 18 * u, (tx - int(10 * u), y + h // 2), C.DIM_TEXT, "midright")
+        for lane in range(2, t.lanes + 1):
+            y = space_rect(lane, 1, L)[1]
+            pg.draw.line(surf, C.LINE, (tx, y), (tx + tw, y), max(1, int(2 * u)))
+        for space in range(1, t.spaces + 1):
+            x, y, w, h = space_rect(t.lanes, space, L)
+            self.label(str(space), 18 * u, (x + w // 2, ty + th + int(8 * u)),
+                       C.DIM_TEXT if space >= edge else shade(C.DIM_TEXT, 0.5), "midtop")
+        for k, first in enumerate(t.fold_lines):
+            x = space_rect(1, first, L)[0]
+            if first <= edge and k < model.folds:
+                pg.draw.line(surf, C.OUT_MARK, (x, ty), (x, ty + th), max(3, int(6 * u)))
+                continue
+            dash = max(4, int(14 * u))
+            for yy in range(ty, ty + th, dash * 2):
+                pg.draw.line(surf, C.LINE, (x, yy), (x, min(yy + dash, ty + th)), max(2, int(4 * u)))
+        fx = space_rect(1, t.finish_space + 1, L)[0] if t.finish_space < t.spaces else tx + tw
+        sq = max(4, int(10 * u))
+        for i, yy in enumerate(range(ty, ty + th, sq)):
+            for j in range(2):
+                colr = C.FINISH if (i + j) % 2 == 0 else (20, 20, 20)
+                pg.draw.rect(surf, colr, (fx - sq + j * sq, yy, sq, min(sq, ty + th - yy)))
+        pg.draw.rect(surf, C.LINE, L.track, width=max(1, int(2 * u)))
+
+    def mascots_on_track(self, model: ScreenModel, L: Layout) -> dict[str, tuple[int, int, int]]:
+        """Draw every racing mascot on its space; returns where each was drawn ``{mascot: (cx, cy, r)}``."""
+        groups: dict[tuple[int, int], list] = {}
+        for m in model.mascots:
+            if m.status == "racing" and 1 <= m.lane <= L.lanes and 1 <= m.space <= L.spaces:
+                groups.setdefault((m.lane, m.space), []).append(m)
+        spots: dict[str, tuple[int, int, int]] = {}
+        for (lane, space), ms in groups.items():
+            for m, spot in zip(ms, mascot_spots(space_rect(lane, space, L), len(ms))):
+                spots[m.mascot] = spot
+        self._move_paths(model, L, spots)
+        for (lane, space), ms in groups.items():
+            for m in ms:
+                cx, cy, r = spots[m.mascot]
+                self.mascot(m.mascot, cx, cy, r, fallen=m.fallen, facing=m.facing)
+        moved = {mv.mascot for mv in model.moves}
+        for name in moved & set(spots):
+            cx, cy, r = spots[name]
+            self.pg.draw.circle(self.surface, HIGHLIGHT, (cx, cy), int(r * 1.45), width=max(3, int(r * 0.14)))
+        return spots
+
+    def _move_paths(self, model: ScreenModel, L: Layout, spots: dict[str, tuple[int, int, int]]) -> None:
+        """For each mascot the last card moved: a ghost ring where it was and an arrow to where it is."""
+        u = L.unit
+        for mv in model.moves:
+            if (mv.from_lane, mv.from_space) == (mv.to_lane, mv.to_space):
+                continue
+            start = space_centre(mv.from_lane, mv.from_space, L)
+            end = spots.get(mv.mascot, (*space_centre(mv.to_lane, mv.to_space, L), 0))[:2]
+            r = int(min(space_rect(1, 1, L)[2], space_rect(1, 1, L)[3]) * 0.3)
+            colour = C.colour(mv.mascot)
+            self.pg.draw.circle(self.surface, colour, start, r, width=max(2, int(4 * u)))
+            self.pg.draw.circle(self.surface, colour, start, max(3, r // 5))
+            dist = math.dist(start, end)
+            if dist < r * 1.2:
+                continue
+            k = (dist - r * 1.35) / dist
+            tip = (start[0] + (end[0] - start[0]) * k, start[1] + (end[1] - start[1]) * k)
+            self.arrow(start, tip, C.BACKGROUND, max(6, int(14 * u)), max(12, 30 * u))
+            self.arrow(start, tip, HIGHLIGHT, max(3, int(7 * u)), max(10, 24 * u))
+
+
+__all__ = ["HIGHLIGHT", "TrackPainter"]

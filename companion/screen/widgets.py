@@ -1,0 +1,240 @@
+"""Drawing primitives for the screens: text sized by capital height that shrinks to fit (never cut), wrapped
+sentences, panels, badges, the mascot figure, stars, arrows and the card-action pictograms.
+
+Sizes are in pixels at the surface's own resolution; the screens multiply their 1080p figures by
+``Layout.unit``. pygame is imported lazily by :class:`Widgets`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from companion import colours as C
+from companion.screen.layout import Rect
+from companion.screen.words import action, say
+
+
+def action_words(act: str, lang: str = "en") -> str:
+    """Words for one card action (docs/rules.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``."""
+    return action(lang, act).upper()
+
+
+def shade(colour, k: float):
+    """``colour`` scaled by ``k`` (0 black .. 1 itself)."""
+    return tuple(max(0, min(255, int(c * k))) for c in colour)
+
+
+def ink_on(colour):
+    """Dark or light text, whichever reads better on ``colour``."""
+    r, g, b = colour
+    return C.BACKGROUND if 0.299 * r + 0.587 * g + 0.114 * b > 120 else C.TEXT
+
+
+class Widgets:
+    """Primitives on ``self.surface`` (a pygame surface)."""
+
+    def __init__(self, surface):
+        import pygame
+        self.pg = pygame
+        pygame.font.init()
+        self.surface = surface
+        self.lang = "en"
+        self._fonts: dict[int, object] = {}
+        self._texts: dict[tuple, object] = {}
+        probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
+        self._cap_ratio = probe.h / 200.0
+
+    # --- text ---
+    def w(self, key: str, **values) -> str:
+        """The screen's word for ``key`` in the model's language, in capitals (``companion.screen.words``)."""
+        return say(self.lang, key, **values).upper()
+
+    def font(self, cap: float):
+        """The font whose capital letters are ``cap`` pixels high."""
+        size = max(6, int(round(cap / self._cap_ratio)))
+        f = self._fonts.get(size)
+        if f is None:
+            f = self._fonts[size] = self.pg.font.Font(None, size)
+        return f
+
+    def text(self, s: str, cap: float, colour=C.TEXT):
+        key = (s, int(cap * 4), colour)
+        t = self._texts.get(key)
+        if t is None:
+            if len(self._texts) > 1500:
+                self._texts.clear()
+            t = self._texts[key] = self.font(cap).render(s, True, colour)
+        return t
+
+    def fit_cap(self, s: str, cap: float, max_w: int | None) -> float:
+        """The capital height at most ``cap`` at which ``s`` is no wider than ``max_w``."""
+        if max_w is None:
+            return cap
+        width = self.font(cap).size(s)[0]
+        while width > max_w and cap > 4:
+            cap = max(4.0, cap * max_w / width * 0.98)
+            width = self.font(cap).size(s)[0]
+        return cap
+
+    def label(self, s: str, cap: float, pos: tuple[int, int], colour=C.TEXT, anchor: str = "topleft",
+              max_w: int | None = None) -> Rect:
+        """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``; never cut)."""
+        surf = self.text(s, self.fit_cap(s, cap, max_w), colour)
+        r = surf.get_rect(**{anchor: pos})
+        self.surface.blit(surf, r)
+        return (r.x, r.y, r.w, r.h)
+
+    def lines_for(self, text: str, cap: float, width: int) -> list[str]:
+        """``text`` broken into lines no wider than ``width`` at capital height ``cap``."""
+        font = self.font(cap)
+        lines: list[str] = []
+        line = ""
+        for word in text.split():
+            trial = f"{line} {word}".strip()
+            if line and font.size(trial)[0] > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        if line:
+            lines.append(line)
+        return lines
+
+    def fit_wrap(self, text: str, cap: float, width: int, height: int, min_cap: float = 8) -> tuple[float, list]:
+        """The largest capital height up to ``cap`` at which ``text`` wraps into ``width`` x ``height``."""
+        while True:
+            lines = self.lines_for(text, cap, width)
+            widest = max((self.font(cap).size(s)[0] for s in lines), default=0)
+            if (len(lines) * cap * 1.75 <= height and widest <= width) or cap <= min_cap:
+                return cap, lines
+            cap *= 0.92
+
+    def wrap(self, text: str, cap: float, rect: Rect, colour=C.TEXT, align: str = "left") -> int:
+        """Draw ``text`` wrapped into ``rect`` (shrunk until it all fits); returns the height used."""
+        x, y, w, h = rect
+        cap, lines = self.fit_wrap(text, cap, w, h)
+        step = int(cap * 1.75)
+        for i, line in enumerate(lines):
+            if align == "center":
+                self.label(line, cap, (x + w // 2, y + i * step), colour, "midtop", w)
+            else:
+                self.label(line, cap, (x, y + i * step), colour, "topleft", w)
+        return len(lines) * step
+
+    # --- shapes ---
+    def panel(self, rect: Rect, title: str | None, u: float, colour=C.PANEL) -> Rect:
+        """A rounded panel with an optional small title; returns the inner rect."""
+        self.pg.draw.rect(self.surface, colour, rect, border_radius=int(14 * u))
+        x, y, w, h = rect
+        pad = int(18 * u)
+        if title:
+            self.label(title.upper(), 20 * u, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad)
+            return (x + pad, y + int(52 * u), w - 2 * pad, h - int(52 * u) - pad)
+        return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
+
+    def pill(self, text: str, cap: float, pos: tuple[int, int], fill, ink=None, anchor: str = "midleft") -> Rect:
+        """A rounded badge with ``text`` in it."""
+        ink = ink or ink_on(fill)
+        surf = self.text(text, cap, ink)
+        pad_x, pad_y = int(cap * 0.55), int(cap * 0.42)
+        r = self.pg.Rect(0, 0, surf.get_width() + 2 * pad_x, int(cap * 1.0) + 2 * pad_y)
+        setattr(r, anchor, pos)
+        self.pg.draw.rect(self.surface, fill, r, border_radius=r.h // 2)
+        self.surface.blit(surf, surf.get_rect(center=(r.centerx, r.centery + 1)))
+        return (r.x, r.y, r.w, r.h)
+
+    def star(self, cx: float, cy: float, r: float, colour=C.STAR) -> None:
+        pts = []
+        for i in range(10):
+            a = -math.pi / 2 + i * math.pi / 5
+            rr = r if i % 2 == 0 else r * 0.45
+            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+        self.pg.draw.polygon(self.surface, colour, pts)
+
+    def arrow(self, start, end, colour, width: int, head: float) -> None:
+        """A straight arrow from ``start`` to ``end`` with a triangular head ``head`` pixels long."""
+        (x0, y0), (x1, y1) = start, end
+        ang = math.atan2(y1 - y0, x1 - x0)
+        bx, by = x1 - head * math.cos(ang), y1 - head * math.sin(ang)
+        self.pg.draw.line(self.surface, colour, (x0, y0), (bx, by), width)
+        left = (bx + head * 0.6 * math.cos(ang + math.pi / 2), by + head * 0.6 * math.sin(ang + math.pi / 2))
+        right = (bx + head * 0.6 * math.cos(ang - math.pi / 2), by + head * 0.6 * math.sin(ang - math.pi / 2))
+        self.pg.draw.polygon(self.surface, colour, [(x1, y1), left, right])
+
+    def mascot(self, name: str, cx: int, cy: int, r: int, fallen=False, facing="forward", out=False,
+               ring=None) -> None:
+        """A mascot: a body in its colour, a nose toward where it faces, its letter; lying flat if fallen,
+        grey with a red cross if out (DQ), a ring in ``ring`` colour if given."""
+        pg, s = self.pg, self.surface
+        col = C.OUT if out else C.colour(name)
+        d = 1 if facing == "forward" else -1
+        if fallen:
+            body = pg.Rect(0, 0, int(r * 2.1), int(r * 1.1))
+            body.center = (cx, cy + r // 3)
+            nose = [(cx + d * int(r * 1.05), body.centery - r // 3), (cx + d * int(r * 1.45), body.centery),
+                    (cx + d * int(r * 1.05), body.centery + r // 3)]
+            pg.draw.polygon(s, col, nose)
+            pg.draw.ellipse(s, col, body)
+            pg.draw.ellipse(s, C.BACKGROUND, body, width=max(1, r // 12))
+            letter = pg.transform.rotate(self.text(name[0].upper(), r * 0.75, C.BACKGROUND), 90 * d)
+            s.blit(letter, letter.get_rect(center=body.center))
+        else:
+            nose = [(cx + d * int(r * 0.75), cy - int(r * 0.55)), (cx + d * int(r * 1.45), cy),
+                    (cx + d * int(r * 0.75), cy + int(r * 0.55))]
+            pg.draw.polygon(s, col, nose)
+            pg.draw.circle(s, col, (cx, cy), r)
+            pg.draw.circle(s, C.BACKGROUND, (cx, cy), r, width=max(1, r // 12))
+            letter = self.text(name[0].upper(), r * 0.95, C.BACKGROUND)
+            s.blit(letter, letter.get_rect(center=(cx, cy + r // 14)))
+        if ring:
+            pg.draw.circle(s, ring, (cx, cy), int(r * 1.22), width=max(2, r // 7))
+        if out:
+            k = int(r * 0.95)
+            wd = max(3, r // 5)
+            pg.draw.line(s, C.OUT_MARK, (cx - k, cy - k), (cx + k, cy + k), wd)
+            pg.draw.line(s, C.OUT_MARK, (cx - k, cy + k), (cx + k, cy - k), wd)
+
+    def action_icon(self, action: str, rect: Rect, ink) -> None:
+        """A pictogram of one card action (docs/rules.md 2) inside ``rect``, drawn in ``ink``.
+
+        ``+n``/``-n``: an arrow ahead/back with n on it; ``*``: a star; ``T``: a U-turn; ``F``: a figure
+        tipping over; ``R``: a figure standing up; ``<``/``>``: an arrow bending to the left/right lane."""
+        pg, s = self.pg, self.surface
+        x, y, w, h = rect
+        cx, cy = x + w // 2, y + h // 2
+        k = min(w, h)
+        wd = max(3, k // 11)
+        if action[:1] in "+-":
+            d = 1 if action[0] == "+" else -1
+            self.arrow((cx - d * k * 0.42, cy), (cx + d * k * 0.46, cy), ink, int(k * 0.3), k * 0.36)
+            num = self.text(action[1:], k * 0.26, shade(ink, 0) if ink != C.BACKGROUND else C.TEXT)
+            s.blit(num, num.get_rect(center=(cx - d * k * 0.12, cy + 1)))
+        elif action == "*":
+            self.star(cx, cy, k * 0.46, ink)
+        elif action == "T":
+            rr = k * 0.26
+            pg.draw.arc(s, ink, (cx - rr, cy - rr * 1.3, 2 * rr, 2 * rr), 0, math.pi, wd)
+            pg.draw.line(s, ink, (cx + rr, cy - rr * 0.3), (cx + rr, cy + rr * 0.9), wd)
+            pg.draw.line(s, ink, (cx - rr, cy - rr * 0.3), (cx - rr, cy + rr * 0.3), wd)
+            self.arrow((cx - rr, cy + rr * 0.2), (cx - rr, cy + rr * 1.1), ink, wd, k * 0.2)
+        elif action in ("F", "R"):
+            ground = cy + k * 0.36
+            pg.draw.line(s, ink, (x + k * 0.1, ground), (x + w - k * 0.1, ground), wd)
+            if action == "F":
+                body = pg.Rect(0, 0, int(k * 0.62), int(k * 0.3))
+                body.midbottom = (cx + int(k * 0.08), int(ground - wd))
+                pg.draw.ellipse(s, ink, body)
+                self.arrow((cx - k * 0.3, cy - k * 0.4), (cx - k * 0.3, cy + k * 0.05), ink, wd, k * 0.16)
+            else:
+                pg.draw.circle(s, ink, (int(cx + k * 0.12), int(ground - k * 0.24)), int(k * 0.2))
+                self.arrow((cx - k * 0.28, cy + k * 0.26), (cx - k * 0.28, cy - k * 0.42), ink, wd, k * 0.16)
+        elif action in ("<", ">"):
+            d = -1 if action == "<" else 1  # the mascot's left is up the screen (toward lane 1)
+            y0, y1 = cy - d * k * 0.28, cy + d * k * 0.3
+            pg.draw.line(s, ink, (cx - k * 0.42, y0), (cx - k * 0.05, y0), wd + 2)
+            self.arrow((cx - k * 0.08, y0), (cx + k * 0.42, y1), ink, wd + 2, k * 0.24)
+        else:
+            self.label(action, k * 0.4, (cx, cy), ink, "center")
+
+
+__all__ = ["Widgets", "action_words", "ink_on", "shade"]

@@ -1,0 +1,160 @@
+"""The screen's own words in each language of the config's ``language`` (en, nl, es).
+
+``say(lang, key, **values)`` gives the text for ``key`` with ``{values}`` filled in; an unknown language falls
+back to English. Texts that come from elsewhere (the race call, refusal messages, side bet questions, life
+outcomes, player names) are shown as they are.
+
+>>> say("nl", "your_pick", name="Ann")
+'Ann, jouw keuze'
+>>> place("es", 2)
+'2º'
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "nl", "es")
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "race": "Race {n}", "pass": "Pass {n}", "card_of": "Card {n} of {m}", "check": "Check",
+        "running_order": "Running order", "to_win": "To win", "last_card": "Last card", "no_card": "No card yet",
+        "all": "All", "race_call": "Race call", "money": "Money", "space": "Space {n}", "lane": "Lane {n}",
+        "nothing_moved": "Nothing moved", "undo": "Undo",
+        "FINISHED": "Finished", "FALLEN": "Fallen", "TURNED": "Turned", "DQ": "DQ", "KNOCKOUT": "Knockout",
+        "OUT": "Out",
+        "fell": "Fell", "up": "Up", "turned": "Turned", "finished": "Finished", "placed": "Placed",
+        "out": "Out of bounds", "knocked out": "Knocked out",
+        "act_ahead": "{n} ahead", "act_back": "{n} back", "act_R": "Stand up", "act_*": "Next star",
+        "act_T": "Turn around", "act_F": "Fall", "act_<": "Swerve left", "act_>": "Swerve right",
+        "fold_title": "Fold the mat", "fold_spaces": "Spaces {a} to {b} go under",
+        "fold_under": "{names} went under: out of the race", "fold_nobody": "Nobody went under", "and": " and ",
+        "fold_next": "Reshuffle all the cards, burn 3, then reveal the next card",
+        "name_for": "Name for seat {seat} of {seats}", "name_keys": "Enter saves   Tab next seat   Esc closes",
+        "not_taken": "Not taken",
+        "caller": "The race caller", "scan_new": "Scan NEW GAME, then the number of players",
+        "face_up": "Face-up cards scanned", "known": "{n} cards known",
+        "known_of": "{n} of {m} scanned", "what_to_do": "What to do",
+        "setup_help": "Scan the starting cards and the random face-up cards, then press GO. Or press GO at once "
+                      "if the app should not know the deck.",
+        "players": "Players", "name_key": "Keyboard: N to name a seat", "chance": "Chance to win",
+        "not_known": "Not known yet",
+        "your_pick": "{name}, your pick", "add_cards": "Add your cards face down, then GO",
+        "draft_done": "Draft done: press GO",
+        "double_due": "Race {race}: {names}, scan one of your tickets to double it",
+        "double_later": "Race {race}: after the draft, everyone scans one ticket again to double it",
+        "side_bet": "Side bet", "no_side_card": "No side bet card yet: scan it before the draft",
+        "stacks": "Ticket stacks: the top ticket pays (1st 2nd 3rd)", "empty": "Empty", "left": "{n} left",
+        "top": "Top", "middle": "Middle", "bottom": "Bottom", "safe": "Safe", "risky": "Risky", "yes": "Yes",
+        "no": "No", "tickets": "Tickets", "mark_double": "Mark a double", "payouts_after": "Payouts after race {n}",
+        "no_tickets": "No tickets", "places": "Places", "no_side_bet": "No side bet this race",
+        "happened": "Yes, it happened", "not_happened": "No, it did not", "final": "Final standings",
+        "seat": "Seat {n}",
+        "phase_new-game": "New game", "phase_setup": "Setup: scan the face-up cards", "phase_betting": "Betting",
+        "phase_adding-cards": "Add your cards face down, then GO", "phase_racing": "Racing",
+        "phase_payouts": "Payouts", "phase_game-over": "Game over",
+    },
+    "nl": {
+        "race": "Race {n}", "pass": "Ronde {n}", "card_of": "Kaart {n} van {m}", "check": "Controleer",
+        "running_order": "Stand in de race", "to_win": "Winkans", "last_card": "Laatste kaart",
+        "no_card": "Nog geen kaart", "all": "Allen", "race_call": "Verslag", "money": "Geld", "space": "Vak {n}",
+        "lane": "Baan {n}", "nothing_moved": "Niemand bewoog", "undo": "Ongedaan gemaakt",
+        "FINISHED": "Binnen", "FALLEN": "Gevallen", "TURNED": "Omgekeerd", "DQ": "DQ", "KNOCKOUT": "Knock-out",
+        "OUT": "Uit",
+        "fell": "Valt", "up": "Staat op", "turned": "Draait om", "finished": "Binnen", "placed": "Geplaatst",
+        "out": "Buiten de baan", "knocked out": "Knock-out",
+        "act_ahead": "{n} vooruit", "act_back": "{n} terug", "act_R": "Opstaan", "act_*": "Volgende ster",
+        "act_T": "Omdraaien", "act_F": "Vallen", "act_<": "Uitwijken links", "act_>": "Uitwijken rechts",
+        "fold_title": "Vouw de mat", "fold_spaces": "Vakken {a} tot {b} gaan eronder",
+        "fold_under": "{names} ging eronder: uit de race", "fold_nobody": "Niemand ging eronder", "and": " en ",
+        "fold_next": "Schud alle kaarten, leg er 3 weg, draai dan de volgende kaart om",
+        "name_for": "Naam voor plaats {seat} van {seats}",
+        "name_keys": "Enter bewaart   Tab volgende plaats   Esc sluit", "not_taken": "Niet aangenomen",
+        "caller": "De racecommentator", "scan_new": "Scan NIEUW SPEL, dan het aantal spelers",
+        "face_up": "Gescande open kaarten", "known": "{n} kaarten bekend",
+        "known_of": "{n} van {m} gescand", "what_to_do": "Wat nu",
+        "setup_help": "Scan de startkaarten en de willekeurige open kaarten, druk dan op GO. Of druk meteen op "
+                      "GO als de app het deck niet hoeft te kennen.",
+        "players": "Spelers", "name_key": "Toetsenbord: N voor een naam", "chance": "Winkans",
+        "not_known": "Nog niet bekend",
+        "your_pick": "{name}, jouw keuze", "add_cards": "Leg je kaarten gedekt erbij, dan GO",
+        "draft_done": "Alles gekozen: druk op GO",
+        "double_due": "Race {race}: {names}, scan een van je tickets om die te verdubbelen",
+        "double_later": "Race {race}: na het kiezen scant iedereen een ticket nog eens om het te verdubbelen",
+        "side_bet": "Zijweddenschap", "no_side_card": "Nog geen zijweddenschap: scan die voor het kiezen",
+        "stacks": "Ticketstapels: het bovenste ticket betaalt (1e 2e 3e)", "empty": "Leeg", "left": "nog {n}",
+        "top": "Boven", "middle": "Midden", "bottom": "Onder", "safe": "Veilig", "risky": "Riskant", "yes": "Ja",
+        "no": "Nee", "tickets": "Tickets", "mark_double": "Kies een verdubbeling",
+        "payouts_after": "Uitbetaling na race {n}", "no_tickets": "Geen tickets", "places": "Plaatsen",
+        "no_side_bet": "Geen zijweddenschap deze race", "happened": "Ja, het gebeurde",
+        "not_happened": "Nee, het gebeurde niet", "final": "Eindstand", "seat": "Plaats {n}",
+        "phase_new-game": "Nieuw spel", "phase_setup": "Voorbereiding: scan de open kaarten",
+        "phase_betting": "Wedden", "phase_adding-cards": "Leg je kaarten gedekt erbij, dan GO",
+        "phase_racing": "Race", "phase_payouts": "Uitbetaling", "phase_game-over": "Einde van het spel",
+    },
+    "es": {
+        "race": "Carrera {n}", "pass": "Ronda {n}", "card_of": "Carta {n} de {m}", "check": "Revisar",
+        "running_order": "Orden de carrera", "to_win": "Para ganar", "last_card": "Última carta",
+        "no_card": "Aún sin carta", "all": "Todas", "race_call": "Narración", "money": "Dinero",
+        "space": "Casilla {n}", "lane": "Carril {n}", "nothing_moved": "Nadie se movió", "undo": "Deshecho",
+        "FINISHED": "En meta", "FALLEN": "Caída", "TURNED": "De espaldas", "DQ": "DQ", "KNOCKOUT": "K.O.",
+        "OUT": "Fuera",
+        "fell": "Cae", "up": "Se levanta", "turned": "Se gira", "finished": "En meta", "placed": "Clasificada",
+        "out": "Fuera de pista", "knocked out": "K.O.",
+        "act_ahead": "{n} adelante", "act_back": "{n} atrás", "act_R": "Levantarse", "act_*": "Siguiente estrella",
+        "act_T": "Darse la vuelta", "act_F": "Caer", "act_<": "Desvío izquierda", "act_>": "Desvío derecha",
+        "fold_title": "Dobla el tapete", "fold_spaces": "Las casillas {a} a {b} quedan debajo",
+        "fold_under": "{names} quedó debajo: fuera de la carrera", "fold_nobody": "Nadie quedó debajo",
+        "and": " y ", "fold_next": "Baraja todas las cartas, quema 3 y revela la siguiente",
+        "name_for": "Nombre del asiento {seat} de {seats}",
+        "name_keys": "Enter guarda   Tab siguiente asiento   Esc cierra", "not_taken": "No aceptado",
+        "caller": "El narrador de carreras", "scan_new": "Escanea NUEVA PARTIDA y luego el número de jugadores",
+        "face_up": "Cartas boca arriba escaneadas", "known": "{n} cartas conocidas",
+        "known_of": "{n} de {m} escaneadas", "what_to_do": "Qué hacer",
+        "setup_help": "Escanea las cartas iniciales y las cartas boca arriba al azar, luego pulsa GO. O pulsa GO "
+                      "ya si la app no debe conocer el mazo.",
+        "players": "Jugadores", "name_key": "Teclado: N para poner un nombre", "chance": "Probabilidad de ganar",
+        "not_known": "Aún no se sabe",
+        "your_pick": "{name}, te toca elegir", "add_cards": "Añadid vuestras cartas boca abajo, luego GO",
+        "draft_done": "Elección terminada: pulsa GO",
+        "double_due": "Carrera {race}: {names}, escanead uno de vuestros boletos para doblarlo",
+        "double_later": "Carrera {race}: tras elegir, cada uno escanea otra vez un boleto para doblarlo",
+        "side_bet": "Apuesta lateral", "no_side_card": "Aún sin apuesta lateral: escanéala antes de elegir",
+        "stacks": "Montones de boletos: el de arriba paga (1º 2º 3º)", "empty": "Vacío", "left": "quedan {n}",
+        "top": "Arriba", "middle": "Medio", "bottom": "Abajo", "safe": "Seguro", "risky": "Arriesgado", "yes": "Sí",
+        "no": "No", "tickets": "Boletos", "mark_double": "Marca un doble", "payouts_after": "Pagos tras la carrera {n}",
+        "no_tickets": "Sin boletos", "places": "Puestos", "no_side_bet": "Sin apuesta lateral en esta carrera",
+        "happened": "Sí, pasó", "not_happened": "No, no pasó", "final": "Clasificación final",
+        "seat": "Asiento {n}",
+        "phase_new-game": "Nueva partida", "phase_setup": "Preparación: escanea las cartas boca arriba",
+        "phase_betting": "Apuestas", "phase_adding-cards": "Añadid vuestras cartas boca abajo, luego GO",
+        "phase_racing": "Carrera", "phase_payouts": "Pagos", "phase_game-over": "Fin de la partida",
+    },
+}
+
+
+def say(lang: str, key: str, **values) -> str:
+    """The text for ``key`` in ``lang`` (English if the language or key is unknown), values filled in."""
+    table = WORDS.get(lang, WORDS["en"])
+    text = table.get(key, WORDS["en"].get(key, key))
+    return text.format(**values) if values else text
+
+
+def place(lang: str, n: int) -> str:
+    """A paid place: ``1st`` / ``1e`` / ``1º``."""
+    if lang == "nl":
+        return f"{n}e"
+    if lang == "es":
+        return f"{n}º"
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def action(lang: str, act: str) -> str:
+    """Words for one card action (docs/rules.md 2): ``+2`` -> ``2 ahead``, ``T`` -> ``Turn around``."""
+    if act[:1] == "+":
+        return say(lang, "act_ahead", n=act[1:])
+    if act[:1] == "-":
+        return say(lang, "act_back", n=act[1:])
+    return say(lang, "act_" + act)
+
+
+__all__ = ["LANGUAGES", "WORDS", "action", "place", "say"]
