@@ -362,3 +362,12 @@ def test_no_phone_bet_while_a_scanned_double_waits_for_its_bet():
     with pytest.raises(WebRefusal, match="HS-DOUBLE was just scanned"):
         bet_texts(body, view_, secret, claims)
     assert bet_texts(body, {**view_, "double_armed": False}, secret, claims) == ["HS-BET-1-MUM", "HS-BET-1-NO"]
+
+
+def test_config_names_show_until_a_name_is_typed():
+    from companion.rules.table import Table
+    table = Table()
+    for text in ("HS-NEW", "HS-PLAYERS-3", "HS-NAME-2:Bo"):
+        table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    seats = table_view(table, names=("Ann", "Bram"))["seats"]
+    assert [(s["name"], s["named"]) for s in seats] == [("Ann", True), ("Bo", True), ("Seat 3", False)]

@@ -27,11 +27,13 @@ class WebSink(BaseSink):
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``entries()`` the journal entries of the current
     game that count (``Controller.entries``; the last one is the input just accepted), which give the claims;
     ``odds()`` the live odds or None; ``language`` the kiosk's (en, nl, es) for the race call text;
-    ``on_close`` stops the server; ``refresh()`` gives the page address again (it may change)."""
+    ``on_close`` stops the server; ``refresh()`` gives the page address again (it may change); ``names`` the config's
+    default player names by seat."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, entries: Callable[[], list[Any]],
                  odds: Callable[[], Any] = lambda: None, language: str = "en", address: str | None = None,
-                 on_close: Callable[[], Any] | None = None, refresh: Callable[[], str] | None = None):
+                 on_close: Callable[[], Any] | None = None, refresh: Callable[[], str] | None = None,
+                 names: tuple[str, ...] = ()):
         from companion.call.announcer import Announcer
         self.post = post
         self.hub = hub
@@ -42,6 +44,7 @@ class WebSink(BaseSink):
         self.url = address
         self.on_close = on_close
         self.refresh = refresh
+        self.names = tuple(names)
         self.screens: list[Any] = []
         self._next_refresh = 0.0
         self.announcer = Announcer(language, random.Random(0))
@@ -104,7 +107,8 @@ class WebSink(BaseSink):
     def _publish(self, table: Table) -> None:
         self._table = table
         self._odds_shown = odds = self.odds()
-        view = table_view(table, odds=odds, call=tuple(self.call), claims=self.claims, notice=self.notice)
+        view = table_view(table, odds=odds, call=tuple(self.call), claims=self.claims, notice=self.notice,
+                          names=self.names)
         view["lang"] = self.language
         view["address"] = self.address
         self._send(self.hub.publish, view, dict(self.claims))

@@ -50,5 +50,5 @@ def start_web(cfg: Any, mode: str, listen: str | None, controller: Any, db: str 
     log.info("phone page: %s", server.url)
     sink = WebSink(server.post, server.hub, entries=lambda: controller.entries,
                    odds=odds, language=cfg.language, address=server.url, on_close=server.close,
-                   refresh=server.refresh)
+                   refresh=server.refresh, names=tuple(getattr(cfg, "names", ())))
     return sink

@@ -31,8 +31,10 @@ Odds = Mapping[str, tuple[float, ...]]
 
 
 def table_view(table: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (),
-               claims: Mapping[int, int] | None = None, notice: str | None = None) -> dict[str, Any]:
-    """The phone page's view of ``table`` (see the module docstring for the shape)."""
+               claims: Mapping[int, int] | None = None, notice: str | None = None,
+               names: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The phone page's view of ``table`` (see the module docstring for the shape). A seat's name is the one
+    typed at the table, else ``names[seat]`` (the config's ``[players] names``), else "Seat N"."""
     claims = claims or {}
     view: dict[str, Any] = {"phase": table.phase, "variant": None, "race": 0, "races": 3, "players": 0,
                             "odds": {m: list(p) for m, p in odds.items()} if odds else None,
@@ -53,7 +55,9 @@ def table_view(table: Any, *, odds: Odds | None = None, call: tuple[str, ...] = 
     view["whose_pick"] = None if drafter is None else drafter + 1
     placings = dict(race.outcome.placings) if race is not None and race.is_over else None
     bets = open_bets(game)
-    view["seats"] = [{"seat": s + 1, "name": table.seat_name(s), "named": s in game.names,
+    def name(s: int) -> str | None:
+        return game.names.get(s) or (names[s].strip() if s < len(names) and names[s].strip() else None)
+    view["seats"] = [{"seat": s + 1, "name": name(s) or table.seat_name(s), "named": name(s) is not None,
                       "claimed": (s + 1) in claims, "money": game.money[s],
                       "tickets": [_ticket(b, game, odds, placings) for b in game.tickets.get(s, ())],
                       "bet": _open_bet(bets[s], bets, game, odds) if s in bets else None}
