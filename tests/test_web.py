@@ -371,3 +371,12 @@ def test_config_names_show_until_a_name_is_typed():
         table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
     seats = table_view(table, names=("Ann", "Bram"))["seats"]
     assert [(s["name"], s["named"]) for s in seats] == [("Ann", True), ("Bo", True), ("Seat 3", False)]
+
+
+def test_a_foreign_host_cannot_read_the_view():
+    with LiveTable() as table:
+        req = urllib.request.Request(table.url + "api/view", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(req, timeout=10)
+        assert caught.value.code == 403
+        assert json.load(caught.value)["error"].startswith("host 'evil.example' is not this table")

@@ -62,6 +62,8 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
         return JSONResponse({"ok": False, "error": message}, status_code=status, headers=HEADERS)
 
     async def page(request: Request) -> Response:
+        if why := origins.check_host(request.headers.get("host")):  # no DNS-rebound page reads the table
+            return refuse(why, 403)
         return Response(files["index.html"], media_type="text/html", headers=HEADERS)
 
     async def static(request: Request) -> Response:
@@ -71,6 +73,8 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
         return Response(files[name], media_type=STATIC[name], headers=HEADERS)
 
     async def view(request: Request) -> Response:
+        if why := origins.check_host(request.headers.get("host")):
+            return refuse(why, 403)
         return Response(hub.text, media_type="application/json", headers=HEADERS)
 
     async def body_of(request: Request) -> dict[str, Any]:

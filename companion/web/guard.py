@@ -52,9 +52,16 @@ class Origins:
 
     names: set[str]
 
-    def check(self, host: str | None, origin: str | None) -> str | None:
+    def check_host(self, host: str | None) -> str | None:
+        """None when ``host`` (the Host header) is a name of this kiosk (GET requests need only this)."""
         if not host or split_host(host) not in self.names:
             return f"host {host!r} is not this table (expected one of: {', '.join(sorted(self.names))})"
+        return None
+
+    def check(self, host: str | None, origin: str | None) -> str | None:
+        why = self.check_host(host)
+        if why:
+            return why
         if origin is None:
             return "no Origin header (expected a request from this table's own page)"
         if origin.strip().lower() != f"http://{host.strip().lower()}":
