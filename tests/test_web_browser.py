@@ -125,9 +125,6 @@ def test_the_page_reconnects_and_keeps_the_seat(phones):
 
 
 def test_place_an_open_variant_bet_on_the_phone(phones, shots):
-    from companion.rules import codes
-    if not hasattr(codes, "OpenBetCode"):
-        pytest.skip("open-variant bet codes (HS-BET-...) are not in the rules yet")
     with LiveTable(odds=lambda: ODDS) as table:
         table.scan("HS-NEW", "HS-PLAYERS-9", "HS-GO")
         table.wait_idle()
