@@ -14,7 +14,7 @@ import time
 import tty
 
 from conftest import hotstreak
-from test_kiosk_e2e import journal_texts, port_is_open, start_run, stop, wait_until
+from test_kiosk_e2e import first_code_stored, journal_texts, start_run, stop, wait_until
 
 RACE_1 = "HS17 HS15 HS14 HS22 HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33".split()  # H 1, G 2, D 3, M 4
 RACE_2 = "HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33 HS17 HS15 HS14 HS22".split()  # G 1, D 2, H 3, M 4
@@ -45,13 +45,7 @@ def test_race_3_double_at_scanner_speed_over_a_real_pty(tmp_path):
             time.sleep(0.005)
 
     try:
-        wait_until(lambda: port_is_open(proc.pid, port) or proc.poll() is not None, 15, "the scanner port to open")
-        assert proc.poll() is None, proc.stderr.read().decode()
-        deadline = time.monotonic() + 15
-        while "HS-NEW" not in journal_texts(db):
-            assert time.monotonic() < deadline, "HS-NEW never reached the journal"
-            os.write(master, b"HS-NEW\r\n")
-            time.sleep(1.0)
+        first_code_stored(proc, master, port, db)
         last[0] = "HS-NEW"
         scan("HS-PLAYERS-2", "HS-NAME-2:Bea", "HS-GO")                  # setup: the deck is not tracked
         for card, race in (("HS-S01", RACE_1), ("HS-S02", RACE_2)):    # no bets tracked in races 1 and 2

@@ -47,6 +47,18 @@ def journal_texts(db: Path) -> list[str]:
         return []
 
 
+def first_code_stored(proc: subprocess.Popen, master: int, port: str, db: Path) -> None:
+    """Wait for ``run`` to open the pty ``port``, then send HS-NEW until the journal ``db`` has it (the reader
+    may flush its input once just after opening)."""
+    wait_until(lambda: port_is_open(proc.pid, port) or proc.poll() is not None, 15, "the scanner port to open")
+    assert proc.poll() is None, proc.stderr.read().decode()
+    deadline = time.monotonic() + 15
+    while "HS-NEW" not in journal_texts(db):
+        assert time.monotonic() < deadline, "HS-NEW never reached the journal"
+        os.write(master, b"HS-NEW\r\n")
+        time.sleep(1.0)  # past the repeat window, so a second copy is not dropped as a repeat
+
+
 def wait_until(predicate, timeout: float, what: str, poll: float = 0.005) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -91,14 +103,7 @@ def test_whole_race_through_a_real_pty_gives_the_right_placings(tmp_path):
     proc = start_run(tmp_path, "--scanner", port)
     db = tmp_path / "journal.db"
     try:
-        wait_until(lambda: port_is_open(proc.pid, port) or proc.poll() is not None, 15, "the scanner port to open")
-        assert proc.poll() is None, proc.stderr.read().decode()
-        # the reader may flush its input once just after opening: repeat a harmless first code until stored
-        deadline = time.monotonic() + 15
-        while "HS-NEW" not in journal_texts(db):
-            assert time.monotonic() < deadline, "HS-NEW never reached the journal"
-            os.write(master, b"HS-NEW\r\n")
-            time.sleep(1.0)  # past the repeat window, so a second copy is not dropped as a repeat
+        first_code_stored(proc, master, port, db)
         for chunk in RACE_BYTES:
             os.write(master, chunk)
         wait_until(lambda: "HS33" in journal_texts(db), 20, "the last card to be stored")

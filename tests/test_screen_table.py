@@ -331,3 +331,26 @@ def test_the_last_odds_stay_up_while_the_next_ones_are_computed_within_a_phase()
     sink.events([PhaseChanged(Phase.ADDING_CARDS, 1)], table, 2.0)
     sink.render(table, 2.0)
     assert shown[-1] is None
+
+
+def test_the_screen_log_and_refusals_follow_the_language():
+    from companion.rules.table import Table
+    from companion.screen.sink import ScreenSink
+
+    class Display:
+        def draw(self, model, now, extra=None):
+            self.model = model
+
+        def present(self):
+            pass
+
+    table = Table()
+    table.apply("HS-PLAYERS-2")
+    display = Display()
+    sink = ScreenSink(display, language="nl")
+    from companion.rules.race import Race
+    race = Race()
+    sink.events(race.push_text("H+3"), table, 0.0)
+    assert sink.log and "Hurley" in sink.log[-1] and sink.log[-1] != "Hurley moves 3"
+    sink.refused("XYZ", "unknown code 'XYZ' (expected a card code)", table, 0.0)
+    assert sink.message.startswith("Onbekende code") and "'XYZ'" in sink.message

@@ -26,6 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--speed", type=float, default=1.0, help="table pace multiplier (2 = twice as fast)")
     p.add_argument("--script", help="scan script to replay (default: the bundled sample game)")
     p.add_argument("--config", help="config file (TOML)")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="serve the phone page (default: 127.0.0.1:8080 with a window, off with --headless; "
+                        "0.0.0.0:8080 lets phones on the same Wi-Fi watch)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,10 +41,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
     speed = args.speed
     sleep = (lambda s: None) if args.headless else (lambda s: time.sleep(s / speed))
+    web = args.web or ("off" if args.headless else "8080")
     kiosk = build(cfg, mode="mock", db=":memory:", script=script, sleep=sleep, rng=random.Random(DEMO_SEED),
                   window=False, console=sys.stdout, display="none" if args.headless else "window",
-                  audio="none" if args.headless else "auto")
+                  audio="none" if args.headless else "auto", web=web)
     install_signal_handlers(kiosk)
+    page = next((s for s in kiosk.controller.sinks if hasattr(s, "url") and s.url), None)
+    if page is not None:  # after the handlers: a Ctrl-C or SIGTERM from here on ends the demo cleanly
+        print(f"Phone page: {page.url}", flush=True)
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
     from companion.screen.sink import ScreenSink

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from companion.kiosk.config import load_config
 from companion.kiosk.history import backfill, history_dict, seat_label
-from companion.kiosk.journal import Journal, JournalError
+from companion.kiosk.recovery import open_for_reading
 from companion.rules import load_deck, load_track
 
 
@@ -26,19 +26,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    path = Path(args.db or cfg.journal)
-    if not path.is_file():
-        raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
-                         "give it with --db or paths.journal)")
     if args.limit < 1:
         raise ValueError(f"--limit {args.limit} is not valid (expected 1 or more games)")
-    try:
-        journal = Journal(path)
-    except JournalError as exc:
-        if exc.kind != "unwritable":
-            raise
-        journal = Journal(path, readonly=True)
-    with journal:
+    path = Path(args.db or cfg.journal)
+    with open_for_reading(path) as journal:
         backfill(journal, load_track(cfg.track), load_deck(cfg.deck))
         info = history_dict(journal, args.limit)
     if args.json:

@@ -29,6 +29,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="screen (default: full screen on a Pi, a window on a desktop)")
     p.add_argument("--audio", default="auto", choices=["auto", "mock", "none"], help="voice and sound effects")
     p.add_argument("--quiet", action="store_true", help="do not print the race call")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="serve the table's phone page (default: config [web]; on a Pi 0.0.0.0:8080; 'off' = none)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
                               deck=Path(args.deck) if args.deck else cfg.deck)
     kiosk = build(cfg, mode=args.hardware, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
-                  prerender=True)
+                  prerender=True, web=getattr(args, "web", None))
     install_signal_handlers(kiosk)
     if not args.quiet and sys.stdout.isatty():
         print(waiting_line(kiosk.hardware.mode, args.scanner or (cfg.scanner_port if kiosk.hardware.mode == "pi"

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from companion.kiosk.config import load_config
 from companion.kiosk.controller import replay, status_dict
-from companion.kiosk.journal import Journal
 from companion.rules import load_deck, load_track
 
 
@@ -24,19 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
+    from companion.kiosk.recovery import check, open_for_reading
     path = Path(args.db or cfg.journal)
-    if not path.is_file():
-        raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
-                         "give it with --db or paths.journal)")
-    from companion.kiosk.journal import JournalError
-    from companion.kiosk.recovery import check
-    try:
-        journal = Journal(path)
-    except JournalError as exc:
-        if exc.kind != "unwritable":
-            raise
-        journal = Journal(path, readonly=True)
-    with journal:
+    with open_for_reading(path) as journal:
         table = replay(journal.current(), load_track(cfg.track), load_deck(cfg.deck))
     for problem, fix in check(path):  # on stderr, so --json stays one object
         print(f"journal: {problem} -> {fix}", file=sys.stderr)

@@ -76,6 +76,12 @@ variant = "standard"       # standard | open: the variant of a new game when no 
 
 [players]
 names = []                 # default player names by seat, e.g. ["Ann", "Bram"]; names typed at the table win
+
+[web]                      # the table's phone page (hotstreak run --web [HOST:]PORT overrides)
+enabled = "auto"           # auto (on with hardware pi, off on a desktop) | true | false
+host = ""                  # "" = every interface (0.0.0.0) on the Pi, 127.0.0.1 on a desktop
+port = 8080
+hosts = []                 # extra host names phones may use for the kiosk (e.g. "hotstreak.lan")
 """
 
 
@@ -138,6 +144,10 @@ class Config:
     effects: bool = True
     variant: str = "standard"
     names: tuple[str, ...] = ()
+    web_enabled: str | bool = "auto"
+    web_host: str = ""
+    web_port: int = 8080
+    web_hosts: tuple[str, ...] = ()
 
     def lane_map_dict(self, spaces: int = 14) -> dict:
         """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
@@ -175,7 +185,7 @@ class _Reader:
 
 
 _TOP = {"hardware", "language", "paths", "scanner", "buttons", "leds", "colours", "display", "audio", "game",
-        "players"}
+        "players", "web"}
 _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"mode", "port", "baud", "hid_device", "layout", "repeat_window", "max_length"},
@@ -186,6 +196,7 @@ _SECTIONS = {
     "audio": {"voice", "effects"},
     "game": {"variant"},
     "players": {"names"},
+    "web": {"enabled", "host", "port", "hosts"},
 }
 
 
@@ -283,6 +294,12 @@ def parse_config(text: str, source: str = "config") -> Config:
             "players.names", list, [], lambda v: len(v) <= 12 and all(
                 isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
             "a list of at most 12 names of 0-16 printable characters")),
+        web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
+                          "auto, true or false"),
+        web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),
+        web_port=r.get("web.port", int, 8080, lambda v: 1 <= v <= 65535, "a port 1..65535"),
+        web_hosts=tuple(r.get("web.hosts", list, [], lambda v: all(isinstance(h, str) and h for h in v),
+                              "a list of host names")),
     )
     if cfg.buttons["undo"] == cfg.buttons["go"]:
         r.problems.append(f"buttons: undo and go are both on GPIO{cfg.buttons['go']} (expected two different pins)")
@@ -347,6 +364,10 @@ DUMP: list[tuple[str, Any]] = [
     ("audio.effects", lambda c: c.effects),
     ("game.variant", lambda c: c.variant),
     ("players.names", lambda c: list(c.names)),
+    ("web.enabled", lambda c: c.web_enabled),
+    ("web.host", lambda c: c.web_host),
+    ("web.port", lambda c: c.web_port),
+    ("web.hosts", lambda c: list(c.web_hosts)),
 ]
 
 

@@ -26,6 +26,22 @@ log = logging.getLogger(__name__)
 LOW_SPACE = 1 << 20  # bytes free below which `status` and `doctor` call the disk full
 
 
+def open_for_reading(path: str | Path) -> Journal:
+    """An existing journal for a command that only reads it (``status``, ``history``): read-write when it can
+    be, else read-only. Raises ValueError when there is no journal file at ``path``, JournalError when it
+    cannot be read."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
+                         "give it with --db or paths.journal)")
+    try:
+        return Journal(path)
+    except JournalError as exc:
+        if exc.kind != "unwritable":
+            raise
+        return Journal(path, readonly=True)
+
+
 def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal, list[str]]:
     """Open the kiosk's journal; returns it and the notices for the screen (shown once).
 

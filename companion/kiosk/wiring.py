@@ -66,13 +66,14 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT) -> Kiosk:
+          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
     with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
     (overrides the config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
     mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die); a screen
-    that takes longer than ``display_timeout`` s to start is left behind (headless). Raises JournalError for
+    that takes longer than ``display_timeout`` s to start is left behind (headless). ``web`` is
+    ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). Raises JournalError for
     a journal the kiosk must not start with (a folder, a newer program's file)."""
     from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
@@ -110,7 +111,9 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
-    odds = OddsSink() if display != "none" else None
+    from companion.web.start import start_web, wanted
+    serve_web = wanted(cfg, chosen, web) is not None  # raises ValueError naming a bad --web
+    odds = OddsSink() if display != "none" or serve_web else None
     if odds is not None:
         sinks.append(odds)
     stop = threading.Event()
@@ -119,6 +122,11 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
                                    status=status, notes=notes, display_timeout=display_timeout,
                                    form=lambda: controller.form,
                                    submit=lambda text: controller.submit(text, "keyboard"))
+    page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
+        if serve_web else None
+    if page is not None:  # the phone page, and its address as a QR code on the screen
+        sinks.append(page)
+        page.show_on([sink for sink in sinks if isinstance(sink, ScreenSink)])
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))

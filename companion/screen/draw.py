@@ -102,6 +102,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         else:
             getattr(self, "screen_" + model.screen.replace("-", "_"))(model, L, now)
         self.header(model, L)
+        from companion.screen.qr import draw_qr
+        draw_qr(self, model, L)
         if extra is not None:
             extra(self.surface, model)
         if model.screen == "race" and model.fold is not None:

@@ -168,7 +168,8 @@ class ScreenModel:
     is typed at the desktop keyboard. ``language`` (en, nl, es) picks the screen's own words. ``table_phase`` is
     the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of
     mascot form from past games ("Mum has won 4 of the last 10"), shown on the attract and setup screens
-    (companion.kiosk.history.form_line).
+    (companion.kiosk.history.form_line). ``join_url`` is the phone page's address, shown as a QR code
+    in setup and betting (``companion.screen.qr``), or None.
     """
 
     screen: str = "attract"
@@ -205,6 +206,7 @@ class ScreenModel:
     name_entry: tuple[int, int, str] | None = None
     language: str = "en"
     table_phase: str = ""
+    join_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from companion.call import racecall
+from companion.call import racecall, words
 from companion.kiosk.controller import BaseSink
 from companion.rules.events import Event
 from companion.rules.table import Table
 from companion.screen.keys import NameEntry
+from companion.screen.words import say
 
 
 class ScreenSink(BaseSink):
@@ -42,6 +43,7 @@ class ScreenSink(BaseSink):
         self.entry = NameEntry()
         self._odds: Any = None   # the last odds known in this phase, shown while the next ones are computed
         self._seats = 0
+        self.join_url: str | None = None  # the phone page's address (companion.web), shown as a QR code
         self._next = 0.0
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
@@ -54,20 +56,23 @@ class ScreenSink(BaseSink):
                 if e.phase.value == "racing":
                     self.log.clear()
                     self.money_before.clear()
-        self.log.extend(racecall.call(events))
+        self.log.extend(racecall.call(events) if self.language == "en" else words.lines(events, self.language))
         del self.log[:-self.keep_log]
         self._next = 0.0  # draw the change at once
 
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
+        if self.language != "en":  # the reason in the table's language, then the engine's whole sentence
+            message = f"{words.refusal(message, self.language)} ({message})"
         self.message, self.message_at = message, now
         self._next = 0.0
 
     def notice(self, message: str, table: Table, now: float) -> None:
         """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
-        self.refused("", message, table, now)
+        self.message, self.message_at = message, now
+        self._next = 0.0
 
     def reset(self, table: Table, now: float) -> None:
-        self.log.append("Undo")
+        self.log.append(say(self.language, "undo"))
         self._next = 0.0
 
     def key(self, key: str, text: str | None = None) -> bool:
@@ -104,6 +109,9 @@ class ScreenSink(BaseSink):
                            odds=self._odds, status=self.status(), money_before=self.money_before,
                            names=self.names, name_entry=self.entry.view(), language=self.language,
                            form=self.form())
+        if self.join_url:
+            from companion.screen.model import replace
+            model = replace(model, join_url=self.join_url)
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
         else:

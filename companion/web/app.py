@@ -1,0 +1,185 @@
+"""The phone page's web app (Starlette): the page, the live view over a WebSocket, and the seat actions.
+
+Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step);
+``GET /api/view`` the newest view as JSON; ``WS /ws`` the view, sent again at every change; ``POST
+/api/claim`` ``{"seat", "name", "token"?}``, ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
+``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
+"error": "<one line>"}`` with a 4xx status; nothing changes at the table when it is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter
+from importlib import resources
+from typing import Any, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from companion.web.guard import Origins, RateLimit
+from companion.web.hub import Hub
+from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
+from companion.web.seats import WEB, seat_token
+
+log = logging.getLogger(__name__)
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+           "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                                      "style-src 'self' 'unsafe-inline'; "
+                                      "frame-ancestors 'none'"}
+MAX_BODY = 2048          # bytes in a POST body
+ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
+SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
+KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
+PER_CLIENT_SOCKETS = 16  # WebSockets per client address (12 phones on one loopback bench fit)
+
+
+async def _until_closed(ws: WebSocket) -> None:
+    """Returns when the phone closes the connection (anything it sends is ignored)."""
+    while (await ws.receive())["type"] != "websocket.disconnect":
+        pass
+
+
+def _static(name: str) -> bytes:
+    return resources.files("companion.web").joinpath("static", name).read_bytes()
+
+
+def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, origins: Origins,
+               limit: RateLimit | None = None) -> Starlette:
+    """The app. ``submit(text, source)`` queues an input for the kiosk (``Controller.submit``: thread-safe,
+    never blocks); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act."""
+    limit = limit or RateLimit()
+    files = {name: _static(name) for name in STATIC}
+    sockets: Counter[str] = Counter()
+
+    def refuse(message: str, status: int) -> JSONResponse:
+        return JSONResponse({"ok": False, "error": message}, status_code=status, headers=HEADERS)
+
+    async def page(request: Request) -> Response:
+        if why := origins.check_host(request.headers.get("host")):  # no DNS-rebound page reads the table
+            return refuse(why, 403)
+        return Response(files["index.html"], media_type="text/html", headers=HEADERS)
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in files or name == "index.html":
+            return refuse(f"no file {name!r} (expected app.js or style.css)", 404)
+        return Response(files[name], media_type=STATIC[name], headers=HEADERS)
+
+    async def view(request: Request) -> Response:
+        if why := origins.check_host(request.headers.get("host")):
+            return refuse(why, 403)
+        return Response(hub.text, media_type="application/json", headers=HEADERS)
+
+    async def body_of(request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else "?"
+        why = origins.check(request.headers.get("host"), request.headers.get("origin"))
+        if why:
+            raise WebRefusal(why, 403)
+        if not limit.allow(client):
+            raise WebRefusal("too many requests from this phone (expected at most a few a second)", 429)
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise WebRefusal(f"request of {len(raw)} bytes is too large (expected at most {MAX_BODY})", 413)
+        try:
+            body = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise WebRefusal("request body is not JSON (expected an object like {\"seat\": 1})") from None
+        if not isinstance(body, dict):
+            raise WebRefusal("request body is not a JSON object (expected an object like {\"seat\": 1})")
+        return body
+
+    async def send_input(text: str) -> None:
+        future = hub.expect(text)
+        submit(text, WEB)
+        try:
+            accepted, message = await asyncio.wait_for(future, ANSWER_SECONDS)
+        except asyncio.TimeoutError:
+            hub.forget(text, future)
+            raise WebRefusal("the table did not answer in time (it is busy); try again", 503) from None
+        if not accepted:
+            raise WebRefusal(message, 409)
+
+    async def claim(request: Request) -> Response:
+        try:
+            body = await body_of(request)
+            seat, text = name_text(body, hub.view, secret, hub.claims, hub.pending_seats)
+            fresh = seat not in hub.claims
+            if fresh:
+                hub.pending_seats.add(seat)
+            try:
+                await send_input(text)
+            finally:
+                if fresh:
+                    hub.pending_seats.discard(seat)
+            epoch = hub.claims.get(seat)
+            if epoch is None:
+                raise WebRefusal(f"seat {seat} was not claimed (someone freed it meanwhile); try again", 409)
+            return JSONResponse({"ok": True, "seat": seat, "token": seat_token(secret, seat, epoch)},
+                                headers=HEADERS)
+        except WebRefusal as exc:
+            return refuse(str(exc), exc.status)
+
+    async def leave(request: Request) -> Response:
+        try:
+            await send_input(leave_text(await body_of(request), hub.view, secret, hub.claims))
+            return JSONResponse({"ok": True}, headers=HEADERS)
+        except WebRefusal as exc:
+            return refuse(str(exc), exc.status)
+
+    async def bet(request: Request) -> Response:
+        try:
+            for text in bet_texts(await body_of(request), hub.view, secret, hub.claims):
+                await send_input(text)  # the mascot, then the answer: each one journaled input
+            return JSONResponse({"ok": True}, headers=HEADERS)
+        except WebRefusal as exc:
+            return refuse(str(exc), exc.status)
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    async def live(ws: WebSocket) -> None:
+        client = ws.client.host if ws.client else "?"
+        why = origins.check(ws.headers.get("host"), ws.headers.get("origin"))
+        if why or sockets[client] >= PER_CLIENT_SOCKETS:
+            await ws.close(code=1008, reason=(why or "too many connections from this address")[:120])
+            return
+        sockets[client] += 1
+        changed = hub.watch()
+        closed: asyncio.Task[None] | None = None
+        try:
+            await ws.accept()
+            closed = asyncio.create_task(_until_closed(ws))
+            sent = -1
+            while not closed.done():
+                if sent != hub.version:
+                    sent = hub.version
+                    await asyncio.wait_for(ws.send_text(hub.text), SEND_SECONDS)
+                changed.clear()
+                if sent == hub.version:  # wait for news; when quiet, send the view again (the phone sees it is live)
+                    woken = asyncio.create_task(changed.wait())
+                    done, _ = await asyncio.wait({woken, closed}, timeout=KEEPALIVE_SECONDS,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    woken.cancel()
+                    if not done:
+                        sent = -1
+        except (WebSocketDisconnect, asyncio.TimeoutError, OSError, RuntimeError):
+            pass
+        finally:
+            if closed is not None:
+                closed.cancel()
+            hub.unwatch(changed)
+            sockets[client] -= 1
+            if sockets[client] <= 0:
+                del sockets[client]
+
+    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
+              Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
+              Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
+    return Starlette(routes=routes)

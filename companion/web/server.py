@@ -1,0 +1,129 @@
+"""The phone page's server: uvicorn on its own thread with its own event loop, started and stopped by the kiosk.
+
+>>> server = WebServer.open("127.0.0.1", 0, submit=print, secret=b"k" * 32)   # doctest: +SKIP
+>>> server.start(); server.url                                                 # doctest: +SKIP
+'http://127.0.0.1:41234/'
+
+The listening socket is opened by :meth:`WebServer.open` on the caller's thread, so a port in use or a bad
+address is an ``OSError`` there (the kiosk logs one line and plays on without the page). The server thread
+is a daemon: it never keeps the kiosk alive, and nothing on it can stall the kiosk's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+from typing import Any, Callable, Iterable
+
+from companion.web.guard import Origins, RateLimit, host_names, lan_address
+from companion.web.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+def parse_listen(text: str, default_host: str) -> tuple[str, int]:
+    """``"8080"`` or ``"HOST:8080"`` (``[::1]:8080`` for IPv6) -> (host, port). Raises ValueError with a
+    one-line message naming the text and the expected form."""
+    raw = str(text).strip()
+    host, sep, port = raw.rpartition(":")
+    if not sep:
+        host, port = default_host, raw
+    host = host.strip("[]") or default_host
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--web {text!r}: expected [HOST:]PORT with PORT 0..65535 (e.g. 8080 or 0.0.0.0:8080)")
+    return host, int(port)
+
+
+class WebServer:
+    """The page's server on a bound socket. ``loop`` is the server's event loop once started; ``post(fn,
+    *args)`` runs ``fn`` on it from any thread without waiting."""
+
+    def __init__(self, sock: socket.socket, app: Any, hub: Hub, address: str, origins: Origins | None = None):
+        self.sock = sock
+        self.app = app
+        self.hub = hub
+        self.address = address
+        self.origins = origins
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._server: Any = None
+        self._ready = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def open(cls, host: str, port: int, *, submit: Callable[[str, str], None], secret: bytes,
+             hosts: Iterable[str] = (), limit: RateLimit | None = None) -> "WebServer":
+        """Bind ``host:port`` (port 0 = any free port) and build the app. Raises OSError when it cannot bind."""
+        from companion.web.app import create_app
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+            sock.listen(64)
+        except OSError:
+            sock.close()
+            raise
+        port = sock.getsockname()[1]
+        shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+        shown = f"[{shown}]" if ":" in shown else shown
+        names = host_names(host, hosts)
+        hub = Hub()
+        origins = Origins({*names, shown})
+        app = create_app(hub, submit, secret, origins, limit)
+        return cls(sock, app, hub, f"http://{shown}:{port}/", origins)
+
+    def refresh(self) -> str:
+        """The page address again, for a server on every interface whose LAN address may have changed (the
+        Wi-Fi came up after the kiosk started, a new DHCP lease). Cheap: no packet is sent."""
+        host, port = self.sock.getsockname()[:2]
+        if host not in ("0.0.0.0", "::"):
+            return self.address
+        shown = lan_address()
+        url = f"http://{shown}:{port}/"
+        if url != self.address and self.origins is not None:
+            self.origins.names.add(shown)
+            self.address = url
+        return self.address
+
+    @property
+    def url(self) -> str:
+        """The page address for a phone (LAN address when bound to every interface)."""
+        return self.address
+
+    def start(self, timeout: float = 5.0) -> None:
+        """Start serving on a daemon thread; returns once the server listens (or after ``timeout`` s)."""
+        import uvicorn
+        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
+                                ws="auto", ws_max_size=4096, ws_ping_interval=15, ws_ping_timeout=20,
+                                timeout_keep_alive=5, limit_concurrency=200,
+                                timeout_graceful_shutdown=1)
+        self._server = uvicorn.Server(config)
+
+        def serve() -> None:
+            with asyncio.Runner() as runner:  # on leaving, the connections' tasks are cancelled and awaited
+                self.loop = runner.get_loop()
+                self._ready.set()
+                try:
+                    runner.run(self._server.serve(sockets=[self.sock]))
+                except BaseException as exc:  # noqa: BLE001 - the page dies alone, the table plays on
+                    log.warning("phone page stopped (%s); the table goes on without it", exc)
+
+        self._thread = threading.Thread(target=serve, name="web", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the server's loop soon. Never blocks; RuntimeError once the loop is closed."""
+        if self.loop is None:
+            raise RuntimeError("the phone page is not started")
+        self.loop.call_soon_threadsafe(fn, *args)
+
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop serving and wait up to ``timeout`` s for the thread."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.sock.close()
