@@ -62,3 +62,20 @@ def hex_colour(rgb: RGB) -> str:
     if len(rgb) != 3 or any(not isinstance(c, int) or not 0 <= c <= 255 for c in rgb):
         raise ValueError(f"colour {rgb!r} is not valid (expected three whole numbers 0..255)")
     return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+DEFAULT_COLOURS: dict[str, RGB] = dict(COLOURS)
+
+
+def use_colours(chosen: dict[str, RGB]) -> None:
+    """Make the config's mascot colours (``{"mum": (r, g, b), ...}``) the table the screen draws with, so screen
+    and LEDs show the same colours; names not given keep their default. Called once by the kiosk wiring.
+    Raises ValueError naming an unknown mascot or a bad colour."""
+    for name, rgb in chosen.items():
+        key = name.strip().lower()
+        if key not in COLOURS:
+            raise ValueError(f"no colour for {name!r} (expected one of: {', '.join(COLOURS)})")
+        hex_colour(rgb)  # checks the channels
+    COLOURS.clear()
+    COLOURS.update(DEFAULT_COLOURS)
+    COLOURS.update({name.strip().lower(): tuple(rgb) for name, rgb in chosen.items()})  # type: ignore[misc]

@@ -71,3 +71,20 @@ def test_hex_colour_and_bad_values():
         hex_colour((1, 2))
     with pytest.raises(ValueError, match="no colour for 'pink'"):
         colour("pink")
+
+
+def test_the_configs_colours_reach_the_screen_too(tmp_path):
+    from companion.colours import DEFAULT_COLOURS as DEFAULTS
+    from companion.kiosk.config import DEFAULT_TOML, parse_config
+    from companion.kiosk.wiring import build
+    text = "\n".join('mum = "#00ffff"' if line.startswith("mum ") else line for line in DEFAULT_TOML.splitlines())
+    assert '"#00ffff"' in text
+    try:
+        kiosk = build(parse_config(text), mode="mock", db=tmp_path / "j.db", display="none", audio="none")
+        kiosk.close()
+        assert colour("mum") == (0, 255, 255)            # what the screen draws with
+        assert colour("hurley") == DEFAULTS["hurley"]     # the rest keep their defaults
+    finally:
+        from companion.colours import use_colours
+        use_colours({})
+    assert colour("mum") == DEFAULTS["mum"]

@@ -28,3 +28,26 @@ def test_names_belong_to_seats_of_this_game():
         table.apply("HS-NAME-4:Bo")
     table.apply("HS-NAME-2:")
     assert table.seat_name(1) == "Seat 2"
+
+
+def test_config_names_stand_until_a_name_is_typed():
+    table = Table()
+    table.default_names = ("Ann", "", "Cleo")
+    table.apply("HS-PLAYERS-3")
+    assert [table.seat_name(s) for s in range(3)] == ["Ann", "Seat 2", "Cleo"]
+    table.apply("HS-NAME-1:Annie")
+    assert table.seat_name(0) == "Annie"
+
+
+def test_the_controller_gives_its_tables_the_config_names(tmp_path):
+    from companion.kiosk.controller import Controller
+    from companion.kiosk.journal import Journal
+    controller = Controller(Journal(tmp_path / "j.db"), names=("Ann", "Bo"))
+    controller.submit("HS-NEW")
+    controller.submit("HS-PLAYERS-2")
+    controller.step(timeout=0)
+    assert controller.table.seat_name(1) == "Bo"
+    controller.submit("HS-UNDO")
+    controller.submit("HS-PLAYERS-2")
+    controller.step(timeout=0)                      # an undo rebuilds the table from the journal
+    assert controller.table.seat_name(0) == "Ann"

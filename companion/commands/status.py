@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.db or cfg.journal)
     with open_for_reading(path) as journal:
         table = replay(journal.current(), load_track(cfg.track), load_deck(cfg.deck))
+    table.default_names = tuple(cfg.names)
     for problem, fix in check(path):  # on stderr, so --json stays one object
         print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)

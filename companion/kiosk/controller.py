@@ -104,8 +104,9 @@ class Controller:
                  sinks: Iterable[Any] = (), clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
                  on_tick: Callable[[float], None] | None = None, variant: str = "standard",
-                 notices: Iterable[str] = (), batch: int = BATCH):
+                 notices: Iterable[str] = (), batch: int = BATCH, names: Iterable[str] = ()):
         self.journal = journal
+        self.names = tuple(names)  # the config's player names by seat, until names are typed
         self.track = track
         self.deck = deck
         self.sinks = list(sinks)
@@ -191,6 +192,7 @@ class Controller:
     def _replay(self, entries: list[Entry]) -> Table:
         skipped: dict[int, str] = {}
         table = replay(entries, self.track, self.deck, lambda e, why: skipped.__setitem__(e.id, why))
+        table.default_names = self.names
         self.skipped = skipped
         return table
 

@@ -20,6 +20,7 @@ from companion.kiosk.recovery import open_journal
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
+from companion.colours import use_colours
 from companion.kiosk.status import StallSink, StatusSink, status_line
 from companion.lights.sink import LightsSink
 from companion.odds.sink import OddsSink
@@ -84,7 +85,7 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
     controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
-                            variant=cfg.variant, notices=notices)
+                            variant=cfg.variant, notices=notices, names=cfg.names)
     notes: dict[str, str] = {}
 
     def status() -> dict[str, str]:
@@ -108,6 +109,7 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     )
     for part, why in hw.degraded.items():
         log.warning("%s is not working (%s); the table goes on without it", part, why)
+    use_colours({m.value: rgb for m, rgb in cfg.colours.items()})  # the screen draws the LEDs' colours
     sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, status)]
     if console is not None:
         sinks.append(ConsoleSink(console))

@@ -92,6 +92,7 @@ class Table:
         self.track = track
         self.deck = deck
         self.game: Game | None = None  # once the player count is known
+        self.default_names: tuple[str, ...] = ()  # names by 0-based seat until one is typed (the config's)
         self.variant_choice: Variant | None = None  # HS-OPEN / HS-STANDARD scanned since HS-NEW
         self._start_data: dict[str, Any] = {}
 
@@ -130,9 +131,11 @@ class Table:
         return [SeatNamed(code.seat, code.name)]
 
     def seat_name(self, seat: int) -> str:
-        """The name of 0-based ``seat``, or "Seat N" (1-based) when nobody named it."""
+        """The name of 0-based ``seat``: typed at the table, else ``default_names[seat]``, else "Seat N"
+        (1-based)."""
         names = self.game.names if self.game is not None else {}
-        return names.get(seat) or f"Seat {seat + 1}"
+        default = self.default_names[seat].strip() if seat < len(self.default_names) else ""
+        return names.get(seat) or default or f"Seat {seat + 1}"
 
     def _just_begun(self) -> bool:
         from companion.rules.game import Phase
