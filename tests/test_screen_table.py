@@ -354,3 +354,14 @@ def test_the_screen_log_and_refusals_follow_the_language():
     assert sink.log and "Hurley" in sink.log[-1] and sink.log[-1] != "Hurley moves 3"
     sink.refused("XYZ", "unknown code 'XYZ' (expected a card code)", table, 0.0)
     assert sink.message.startswith("Onbekende code") and "'XYZ'" in sink.message
+
+
+def test_the_side_bet_question_follows_the_language():
+    from companion.rules.table import Table
+    from companion.screen.table_view import from_table
+    table = Table()
+    table.apply("HS-PLAYERS-2")
+    table.apply("HS-S01")
+    english = from_table(table).side_bet
+    dutch = from_table(table, language="nl").side_bet
+    assert english and dutch and english != dutch and dutch.endswith("?")

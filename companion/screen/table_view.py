@@ -102,7 +102,7 @@ def from_table(table, *, log: tuple[str, ...] = (), message: str | None = None, 
                   face_up_total=game.figures.face_up,
                   stacks_left={s.stack: s.left for s in stacks},
                   whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
-                  side_bet=_question(game), side_bet_answer=game.side_bet_happened, standings=standings,
+                  side_bet=_question(game, language), side_bet_answer=game.side_bet_happened, standings=standings,
                   life_outcome=game.standings[0].line if game.standings else None)
     race = game.race
     if race is not None and phase in ("racing", "payouts"):
@@ -118,9 +118,15 @@ def _ticket_amounts(game) -> dict[int, tuple[int, ...]]:
             for s, bets in game.tickets.items() if bets}
 
 
-def _question(game) -> str | None:
+def _question(game, language: str = "en") -> str | None:
+    """The side bet's question, in ``language`` where the phrase catalogue has it (else the data file's)."""
     if not game.side_bet:
         return None
+    if language != "en":
+        from companion.call.words import load_catalogue
+        translated = load_catalogue(language).sidebets.get(game.side_bet)
+        if translated:
+            return translated
     return game.side_bets.by_id(game.side_bet).question
 
 

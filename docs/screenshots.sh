@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Remake the screen pictures in docs/ (1920x1080, SDL's dummy video driver: no display needed).
+# Run from the top of the checkout with the venv active: bash docs/screenshots.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shot() { hotstreak screenshot --size 1920x1080 "$@"; }
+race=(HS15 HS04 HS36 HS24 HS45 HS19 HS39 HS10)   # the last one: Gobbler's G+2>
+shot --screen race --cards "${race[@]}" --out docs/screen-race.png
+shot --screen race --cards HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23 \
+    --out docs/screen-fold.png
+shot --screen race --cards "${race[@]}" --now 1 \
+    --message "card HS19 (HF) was already revealed in pass 1; expected a card not yet revealed this pass" \
+    --out docs/screen-refusal.png
+for screen in attract setup betting payouts game-over; do
+    shot --screen "$screen" --out "docs/screen-$screen.png"
+done
