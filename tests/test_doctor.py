@@ -108,6 +108,15 @@ def test_keyboard_scanner_works_in_auto_and_hid_mode_with_evdev(pi):
         assert "read in HID mode, grabbed" in notes[0] and path.name in notes[0]
 
 
+def test_an_installed_service_without_the_hid_drop_in_cannot_read_a_keyboard_scanner(pi):
+    keyboard_scanner_only(pi)
+    write(pi / "etc/systemd/system/hotstreak.service")
+    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)
+    assert "does not join group input" in problem.message and "--scanner-mode hid" in problem.fix
+    write(pi / doctor.HID_DROPIN.lstrip("/"), "[Service]\nSupplementaryGroups=input\n")
+    assert doctor.check_scanner(pi, mode="hid", has_module=lambda name: True) == []
+
+
 def test_keyboard_scanner_in_serial_mode_names_both_ways_out(pi):
     keyboard_scanner_only(pi)
     [problem] = doctor.check_scanner(pi, mode="serial", has_module=lambda name: True)

@@ -20,6 +20,8 @@ from companion.rules.errors import HotStreakError
 
 SERVICE_USER = "hotstreak"
 SCANNER_LINK = "/dev/hotstreak-scanner"
+# The drop-in install.sh writes in HID mode: the one place the service joins group input.
+HID_DROPIN = "/etc/systemd/system/hotstreak.service.d/hid-scanner.conf"
 # The groups the service needs (systemd/hotstreak.service SupplementaryGroups=), with what each one is for.
 GROUPS: dict[str, str] = {
     "dialout": "the scanner's serial port",
@@ -175,6 +177,11 @@ def check_scanner(root: Path, port: str | None = None, mode: str = "auto", hid_d
                             "python-evdev, which reads it, is not installed",
                             "pip install evdev (the `pi` extra; sudo systemd/install.sh does it), or "
                             + SERIAL_MODE_FIX)]
+        unit = _inside(root, "/etc/systemd/system/hotstreak.service")
+        if unit.exists() and not _inside(root, HID_DROPIN).exists():
+            return [Problem("scanner", f"the scanner is in keyboard (HID) mode ({'; '.join(keyboards)}) but the "
+                            "service does not join group input, so it cannot read it",
+                            "sudo systemd/install.sh --scanner-mode hid (it adds the drop-in " + HID_DROPIN + ")")]
         if notes is not None:
             notes.append(f"keyboard-mode scanner {keyboards[0]}: read in HID mode, grabbed so its keys reach no "
                          "console; [scanner] layout must match the layout it types in")
