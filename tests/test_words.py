@@ -34,22 +34,22 @@ def test_printed_call_and_announcer_use_the_same_key_for_every_event():
 
 
 def test_the_printed_call_is_word_for_word_the_plain_call():
-    """The printed form (simulate, the console, the demo) is the same text it was before the one table."""
+    """The printed form (simulate, the console, the demo), word for word."""
     _, events = play(["GF", "G+2", "HT", "H+2", "M*", "GF", "D+1<", "A+3"])
     assert racecall.call(events) == [
         "Card 1 of pass 1: GF (Gobbler)", "  Gobbler goes down!",
         "Card 2 of pass 1: G+2 (Gobbler)", "  Gobbler crawls 1 to space 4",
         "Card 3 of pass 1: HT (Hurley)", "  Hurley turns around, now facing backward",
         "Card 4 of pass 1: H+2 (Hurley)", "  Hurley runs back 2 to space 1",
-        "Card 5 of pass 1: M* (Mum)", "  Mum runs to the star 5 to space 8",
+        "Card 5 of pass 1: M* (Mum)", "  Mum runs 5 to the star on space 8",
         "Card 6 of pass 1: GF (Gobbler)", "  Gobbler is knocked out - DQ!", "  Gobbler takes 4th place",
         "Card 7 of pass 1: D+1< (Dangle)", "  Dangle runs 1 to space 4", "  Dangle swerves from lane 3 to lane 2",
         "Card 8 of pass 1: A+3 (All mascots)", "  Dangle runs 3 to space 7", "  Mum runs 3 to space 11",
         "  Hurley goes out of bounds off the back - DQ!", "  Hurley takes 3rd place"]
     standings = gev.GameOver((gev.Standing(3, 1, 53, "Retires."), gev.Standing(0, 2, 27, "Bakes."),
                               gev.Standing(2, 2, 27, "Bakes.")))
-    assert racecall.line(standings) == ("Final standings: 1st seat 4 $53 - Retires.; 2nd seat 1 $27 - Bakes.; "
-                                        "2nd seat 3 $27 - Bakes.")
+    assert racecall.line(standings) == ("Final standings: 1st Seat 4 $53 - Retires.; 2nd Seat 1 $27 - Bakes.; "
+                                        "2nd Seat 3 $27 - Bakes.")
     assert racecall.line(gev.Settled(1, 1, 10, 7, -3, (-3,))) == "  Seat 2: $10 - $3 = $7"
     assert racecall.line(gev.PhaseChanged(Phase.BETTING, 2)) == "Race 2: betting - draft your tickets"
     assert racecall.line(ev.Revealed(Card.parse("A+1"), "HS48", 1, 2)) == "Card 2 of pass 1: A+1 [HS48] (All mascots)"
@@ -95,3 +95,42 @@ def test_on_screen_lines_and_refusals_in_the_language():
     nl = words.lines(events, "nl")
     assert len(nl) == len(events) and all("Hurley" in t for t in nl)
     assert words.refusal("unknown code 'XYZ' (expected HS-...)", "es") == "Código desconocido."
+
+
+def _demo_events():
+    import random
+    from companion.rules.errors import HotStreakError
+    from companion.rules.table import Table, realise
+    from companion.tools.demo import parse_script, script_path
+    table, rng, events = Table(), random.Random(1), []
+    for text, _wait in parse_script(script_path().read_text("utf-8")):
+        try:
+            events += table.apply(text, realise(text, rng))
+        except HotStreakError:
+            pass
+    return events
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "es"])
+def test_every_event_of_a_whole_game_has_its_fields_in_every_language(lang):
+    """Payouts once lacked the seat's name: the phone page's call then failed at every race's end."""
+    import random
+    from companion.call.announcer import Announcer
+    from companion.call import words
+    from companion.rules.game_events import Settled
+    events = _demo_events()
+    names = {0: "Ann", 1: "Bo"}.get
+    spoken = Announcer(lang, random.Random(0)).lines(events, lambda s: names(s) or "")
+    shown = words.lines(events, lang, lambda s: names(s) or "")
+    assert spoken and shown
+    settled = [e for e in events if isinstance(e, Settled) and e.seat == 0]
+    assert settled and not any("Ann" in line for line in Announcer(lang, random.Random(0)).lines(settled))
+    assert all("Ann" in line for line in Announcer(lang, random.Random(0)).lines(settled, lambda s: "Ann"))
+
+
+def test_the_printed_call_names_seats_by_name():
+    from companion.call import racecall
+    from companion.rules.game_events import Settled
+    settled = [e for e in _demo_events() if isinstance(e, Settled)][:1]
+    assert racecall.call(settled)[0].startswith("  Seat ")
+    assert racecall.call(settled, lambda seat: "Ann")[0].startswith("  Ann: $")

@@ -143,14 +143,20 @@ class Announcer:
         kf = words.key_and_fields(e)
         return kf if kf is not None and kf[0] in self.catalogue.phrases else None
 
-    def line(self, e: ev.Event) -> str | None:
-        """One spoken line for an event, or None if it is not spoken."""
+    def line(self, e: ev.Event, names: words.Names | None = None) -> str | None:
+        """One spoken line for an event, or None if it is not spoken; seats by ``names`` (0-based seat ->
+        name), else "Seat N" in this language."""
         kf = self.key_and_fields(e)
-        return None if kf is None else self.line_for(kf[0], **kf[1])
+        if kf is None:
+            return None
+        key, fields = kf
+        if "seat" in fields and "name" not in fields:
+            fields = dict(fields, name=words.localise({"seat": fields["seat"]}, self.catalogue, names)["name"])
+        return self.line_for(key, **fields)
 
-    def lines(self, events: Iterable[ev.Event]) -> list[str]:
-        """The spoken lines for a sequence of events, one per event, in order."""
-        return [text for text in (self.line(e) for e in events) if text is not None]
+    def lines(self, events: Iterable[ev.Event], names: words.Names | None = None) -> list[str]:
+        """The spoken lines for a sequence of events, one per event, in order (seats by ``names``)."""
+        return [text for text in (self.line(e, names) for e in events) if text is not None]
 
     def fixed_lines(self) -> list[str]:
         """Every line whose fields come from a small fixed set (mascot names, places, pass numbers, race numbers,

@@ -19,7 +19,7 @@ class ConsoleSink(BaseSink):
         self.out = out
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
-        for text in racecall.call(events):
+        for text in racecall.call(events, table.seat_name):
             print(text, file=self.out, flush=True)
         race = shown_race(table)
         if race is not None and not race.is_over and any(isinstance(e, Revealed) for e in events):

@@ -32,8 +32,8 @@ _TEMPLATES: dict[str, str] = {
     "moved-back": "  {mascot} runs back {steps} to space {space}",
     "moved-crawl": "  {mascot} crawls {steps} to space {space}",
     "moved-crawl-back": "  {mascot} crawls back {steps} to space {space}",
-    "moved-star": "  {mascot} runs to the star {steps} to space {space}",
-    "moved-star-back": "  {mascot} runs to the star back {steps} to space {space}",
+    "moved-star": "  {mascot} runs {steps} to the star on space {space}",
+    "moved-star-back": "  {mascot} runs back {steps} to the star on space {space}",
     "swerved": "  {mascot} swerves from lane {from_lane} to lane {to_lane}",
     "turned_around": "  {mascot} turns around, now facing backward",
     "turned_around-forward": "  {mascot} turns around, now facing forward",
@@ -57,14 +57,14 @@ _TEMPLATES: dict[str, str] = {
     "phase-payouts": "Race {race}: payouts",
     "phase-game-over": "Game over",
     "side_bet_shown": "Side bet {number}: {question}",
-    "ticket_drafted": "  Seat {seat} takes {ticket} ({side})",
-    "double_marked": "  Seat {seat} doubles {ticket}",
+    "ticket_drafted": "  {name} takes {ticket} ({side})",
+    "double_marked": "  {name} doubles {ticket}",
     "side_bet_happened": "  That's a YES on the side bet ({card_id})!",
     "side_bet_answered-yes": "Side bet {card_id}: YES",
     "side_bet_answered-no": "Side bet {card_id}: NO",
-    "settled-up": "  Seat {seat}: ${before} {sign} ${amount} = ${after}",
-    "settled-down": "  Seat {seat}: ${before} {sign} ${amount} = ${after}",
-    "settled-even": "  Seat {seat}: ${before} {sign} ${amount} = ${after}",
+    "settled-up": "  {name}: ${before} {sign} ${amount} = ${after}",
+    "settled-down": "  {name}: ${before} {sign} ${amount} = ${after}",
+    "settled-even": "  {name}: ${before} {sign} ${amount} = ${after}",
     "game_over": "Final standings: {standings}",
     "players_set": "New game for {players} players ({variant})",
     "new_game": "New game: scan the player count",
@@ -75,22 +75,23 @@ PRINTED = words.Catalogue(
     lang="en", voice="", phrases={k: (v,) for k, v in _TEMPLATES.items()},
     places={n: ordinal(n) for n in range(1, 21)},
     words={"all": "All mascots", "podium_item": "{place} {mascot}", "podium_sep": ", ", "podium_and": ", ",
-           "standings_item": "{place} seat {seat} ${money} - {line}", "standings_sep": "; ", "standings_and": "; "},
+           "standings_item": "{place} {name} ${money} - {line}", "standings_sep": "; ", "standings_and": "; "},
     sidebets={})
 """The printed call's templates: one per key of :data:`companion.call.words.TABLE`, English, no variety."""
 
 
-def line(e: ev.Event) -> str | None:
-    """One line of race call for an event, or None for an event that is not called."""
+def line(e: ev.Event, names: words.Names | None = None) -> str | None:
+    """One line of race call for an event, or None for an event that is not called; seats by ``names``
+    (0-based seat -> name), else "Seat N"."""
     kf = words.key_and_fields(e)
     if kf is None or kf[0] not in PRINTED.phrases:
         return None
-    return words.render(PRINTED.phrases[kf[0]][0], kf[1], PRINTED, kf[0])
+    return words.render(PRINTED.phrases[kf[0]][0], kf[1], PRINTED, kf[0], names)
 
 
-def call(events: Iterable[ev.Event]) -> list[str]:
-    """The race call lines for a sequence of events."""
-    return [text for text in (line(e) for e in events) if text is not None]
+def call(events: Iterable[ev.Event], names: words.Names | None = None) -> list[str]:
+    """The race call lines for a sequence of events (seats by ``names``, else "Seat N")."""
+    return [text for text in (line(e, names) for e in events) if text is not None]
 
 
 def podium_lines(placings: dict[Mascot, int]) -> list[str]:

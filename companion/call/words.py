@@ -183,11 +183,20 @@ def capitalise(text: str) -> str:
     return text
 
 
-def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
+Names = Callable[[int], str]
+"""0-based seat -> the name the table knows it by (``Table.seat_name``)."""
+
+
+def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict[str, Any]:
     """Fields in the catalogue's words: ``place`` -> ordinal word, ``who`` None -> the word for everybody,
     ``question`` -> the catalogue's own question for ``card_id`` when it has one, lists -> joined items (plain
-    strings as they are, dicts through the ``<field>_item`` template)."""
+    strings as they are, dicts through the ``<field>_item`` template). Fields with a 1-based ``seat`` gain
+    ``name``: ``names(seat - 1)``, or the catalogue's "Seat N" without ``names``."""
     out: dict[str, Any] = {}
+    if "seat" in fields and "name" not in fields:
+        seat = int(fields["seat"])
+        given = names(seat - 1) if names is not None else ""
+        out["name"] = given or cat.words.get("seat", "Seat {n}").format(n=seat)
     for k, v in fields.items():
         if k == "place" and isinstance(v, int):
             v = cat.places.get(v, str(v))
@@ -196,7 +205,7 @@ def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
         elif k == "question":
             v = cat.sidebets.get(str(fields.get("card_id")), v)
         elif isinstance(v, list):
-            items = [item if isinstance(item, str) else cat.words[f"{k}_item"].format(**localise(item, cat))
+            items = [item if isinstance(item, str) else cat.words[f"{k}_item"].format(**localise(item, cat, names))
                      for item in v]
             sep = cat.words.get(f"{k}_sep", cat.words.get("list_sep", ", "))
             last = cat.words.get(f"{k}_and", cat.words.get("list_and", sep))
@@ -205,28 +214,29 @@ def localise(fields: Fields, cat: Catalogue) -> dict[str, Any]:
     return out
 
 
-def render(template: str, fields: Fields, cat: Catalogue, key: str = "?") -> str:
-    """``template`` filled from ``fields`` localised by ``cat``. Raises ValueError naming a missing field."""
+def render(template: str, fields: Fields, cat: Catalogue, key: str = "?", names: Names | None = None) -> str:
+    """``template`` filled from ``fields`` localised by ``cat`` (seat names from ``names``). Raises ValueError
+    naming a missing field."""
     try:
-        return template.format(**localise(fields, cat))
+        return template.format(**localise(fields, cat, names))
     except KeyError as exc:
         raise ValueError(f"phrase {template!r} for {key!r} needs field {exc.args[0]!r}") from None
 
 
-def text(e: ev.Event, lang: str) -> str | None:
+def text(e: ev.Event, lang: str, names: Names | None = None) -> str | None:
     """On-screen text for one event in ``lang`` (the plain, first phrasing of its key), or None when the event
     has no words. Raises ValueError for an unknown language."""
     kf = key_and_fields(e)
     cat = load_catalogue(lang)
     if kf is None or not cat.phrases.get(kf[0]):
         return None
-    return capitalise(render(cat.phrases[kf[0]][0], kf[1], cat, kf[0]))
+    return capitalise(render(cat.phrases[kf[0]][0], kf[1], cat, kf[0], names))
 
 
-def lines(events: Iterable[ev.Event], lang: str) -> list[str]:
+def lines(events: Iterable[ev.Event], lang: str, names: Names | None = None) -> list[str]:
     """On-screen text for a sequence of events in ``lang`` (:func:`text` of each, events without words left
-    out). Raises ValueError for an unknown language."""
-    return [t for t in (text(e, lang) for e in events) if t is not None]
+    out; seats by ``names``). Raises ValueError for an unknown language."""
+    return [t for t in (text(e, lang, names) for e in events) if t is not None]
 
 
 def refusal(message: str, lang: str) -> str:

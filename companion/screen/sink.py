@@ -56,9 +56,16 @@ class ScreenSink(BaseSink):
                 if e.phase.value == "racing":
                     self.log.clear()
                     self.money_before.clear()
-        self.log.extend(racecall.call(events) if self.language == "en" else words.lines(events, self.language))
+        names = self._seat_names(table)
+        self.log.extend(racecall.call(events, names) if self.language == "en"
+                        else words.lines(events, self.language, names))
         del self.log[:-self.keep_log]
         self._next = 0.0  # draw the change at once
+
+    def _seat_names(self, table: Table) -> words.Names:
+        """0-based seat -> the name the screen shows (typed, else the config's, else "Seat N" in its language)."""
+        from companion.screen.table_view import seat_name
+        return lambda seat: seat_name(seat, table, self.names, self.language)
 
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
         if self.language != "en":  # the reason in the table's language, then the engine's whole sentence

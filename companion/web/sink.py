@@ -62,7 +62,7 @@ class WebSink(BaseSink):
             self.call.clear()
         if any(isinstance(e, (SeatNamed, NewGame, PlayersSet)) for e in events):
             self._load_claims()
-        self.call.extend(line for line in self.announcer.lines(events) if line)
+        self.call.extend(line for line in self.announcer.lines(events, table.seat_name) if line)
         del self.call[:-KEEP_CALL]
         self.notice = None
         self._publish(table)
