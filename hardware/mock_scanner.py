@@ -83,10 +83,11 @@ class MockScanner(Device):
     def stop(self, timeout: float = 2.0) -> bool:
         self._stop.set()
         self._closed = True
+        if self._items is None:
+            return True  # a stdin read cannot be interrupted: that thread is a daemon and dies with the process
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
-            # a stdin read cannot be interrupted; that thread is a daemon and dies with the process
-            return not self._thread.is_alive() or self._items is None
+            return not self._thread.is_alive()
         return True
 
     def _release(self) -> None:

@@ -315,6 +315,29 @@ def test_mock_reads_stdin_until_end(tmp_path):
     assert got == ["HS15", "HS16"]
 
 
+def test_stopping_does_not_wait_for_a_keyboard_line_that_never_comes():
+    """A stdin read cannot be interrupted: stop() returns at once and leaves the daemon thread to the exit."""
+    import os
+    import time
+    r, w = os.pipe()                      # a keyboard nobody types on
+    with os.fdopen(r) as stdin:
+        m = MockScanner(lambda code: None, stdin=stdin)
+        m.start()
+        t0 = time.monotonic()
+        assert m.stop() is True
+        assert time.monotonic() - t0 < 0.5
+        os.close(w)
+
+
+def test_stopping_ends_a_scripted_wait():
+    import threading
+    stop = threading.Event()
+    m = MockScanner(lambda code: None, lines=["wait 60", "HS15"], sleep=stop.wait)
+    m.start()
+    stop.set()                             # what the demo does with the kiosk's stop event
+    assert m.stop(timeout=1.0) is True and m.history == []
+
+
 def test_bad_wait_line_names_the_line():
     with pytest.raises(ValueError, match=r"demo line 2: 'wait soon' is not a pause"):
         parse_script("HS15\nwait soon\n", "demo")

@@ -11,7 +11,7 @@ import argparse
 import logging
 import random
 import sys
-import time
+import threading
 from pathlib import Path
 
 from companion.kiosk.config import load_config
@@ -40,11 +40,13 @@ def run(args: argparse.Namespace) -> int:
     if not script.is_file():
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
     speed = args.speed
-    sleep = (lambda s: None) if args.headless else (lambda s: time.sleep(s / speed))
+    stopping = threading.Event()  # set with the kiosk's stop: a scripted wait ends at once on SIGTERM
+    sleep = (lambda s: None) if args.headless else (lambda s: stopping.wait(s / speed))
     web = args.web or ("off" if args.headless else "8080")
     kiosk = build(cfg, mode="mock", db=":memory:", script=script, sleep=sleep, rng=random.Random(DEMO_SEED),
                   window=False, console=sys.stdout, display="none" if args.headless else "window",
                   audio="none" if args.headless else "auto", web=web)
+    stopping = kiosk.stop
     install_signal_handlers(kiosk)
     page = next((s for s in kiosk.controller.sinks if hasattr(s, "url") and s.url), None)
     if page is not None:  # after the handlers: a Ctrl-C or SIGTERM from here on ends the demo cleanly

@@ -251,7 +251,8 @@ def _code128(code: str, bar_height: float, avail_w: float):
         if bc.width <= avail_w:
             return bc
     raise ValueError(f"code {code!r} does not fit a {avail_w / MM:.1f} mm wide label area as Code 128 with "
-                     f"{_CODE128_DOTS[0]}-dot bars (expected a wider label layout)")
+                     f"{_CODE128_DOTS[0]}-dot bars (expected a wider label layout, --symbology qr, or --only without "
+                     f"the group that holds it)")
 
 
 @dataclass(frozen=True, slots=True)
