@@ -89,3 +89,10 @@ def test_every_option_of_the_command_is_in_the_readme(command):
         for option in action.option_strings:
             if option.startswith("--") and option != "--help":
                 assert option in README, f"hotstreak {command} {option} is not in README.md"
+
+
+def test_the_config_reference_is_the_programs_own_defaults():
+    from companion.kiosk.config import DEFAULT_TOML
+    start = README.index("The full reference with the defaults:\n\n```toml\n")
+    block = README[start:].split("```toml\n", 1)[1].split("```", 1)[0]
+    assert block == DEFAULT_TOML.rstrip("\n") + "\n"
