@@ -59,6 +59,8 @@ _TEMPLATES: dict[str, str] = {
     "side_bet_shown": "Side bet {number}: {question}",
     "ticket_drafted": "  {name} takes {ticket} ({side})",
     "double_marked": "  {name} doubles {ticket}",
+    "open_bet_placed": "  {name} bets {choice}",
+    "open_bet_placed-double": "  {name} bets {choice} ({double} bet doubled)",
     "side_bet_happened": "  That's a YES on the side bet ({card_id})!",
     "side_bet_answered-yes": "Side bet {card_id}: YES",
     "side_bet_answered-no": "Side bet {card_id}: NO",

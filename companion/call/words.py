@@ -106,8 +106,9 @@ TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
                                                          pick=e.pick, race=e.race_no)),
     gev.DoubleMarked: lambda e: ("double_marked", dict(seat=e.seat + 1, ticket=e.ticket)),
     gev.DoubleArmed: lambda e: ("double_armed", dict(race=e.race_no)),
-    gev.OpenBetPlaced: lambda e: ("open_bet_placed", dict(seat=e.seat + 1, kind=e.kind, choice=e.choice,
-                                                          double=e.double, race=e.race_no)),
+    gev.OpenBetPlaced: lambda e: ("open_bet_placed-double" if e.double else "open_bet_placed", dict(
+        seat=e.seat + 1, kind=e.kind, choice=e.choice.upper() if e.kind == "side" else e.choice.title(),
+        double=e.double, race=e.race_no)),
     gev.SideBetHappened: lambda e: ("side_bet_happened", dict(card_id=e.card_id)),
     gev.SideBetAnswered: lambda e: ("side_bet_answered-yes" if e.happened else "side_bet_answered-no",
                                     dict(card_id=e.card_id)),
