@@ -48,7 +48,12 @@ class MockScanner(Device):
         self._lock = threading.Lock()
         self.source: str
         if path is not None:
-            self._items: list[tuple[str, Any]] | None = parse_script(Path(path).read_text(), str(path))
+            try:
+                text = Path(path).read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"script {str(path)!r} is not a text file (expected one code per line, "
+                                 "UTF-8)") from None
+            self._items: list[tuple[str, Any]] | None = parse_script(text, str(path))
             self.source = f"script {path}"
         elif lines is not None:
             self._items = parse_script("\n".join(lines), "lines")

@@ -37,3 +37,17 @@ def test_an_os_error_while_writing_is_one_line(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied", str(tmp_path / "x.pdf"))
     monkeypatch.setattr("companion.commands.labels.run", boom)
     assert cli.main(["labels", "--out", str(tmp_path / "x.pdf")]) == 2
+
+
+def test_folders_and_binary_files_are_named_for_what_they_are(tmp_path):
+    for command in (["status", "--db", str(tmp_path)], ["history", "--db", str(tmp_path)]):
+        result = hotstreak(*command)
+        assert result.returncode == 2 and "is a folder" in result.stderr, result.stderr
+    result = hotstreak("demo", "--headless", "--script", str(tmp_path))
+    assert result.returncode == 2 and "is a folder" in result.stderr
+    binary = tmp_path / "script.bin"
+    binary.write_bytes(b"\xda\xff\x00HS15\n")
+    result = hotstreak("demo", "--headless", "--script", str(binary))
+    assert result.returncode == 2 and "is not a text file" in result.stderr and str(binary) in result.stderr
+    result = hotstreak("screenshot", "--screen", "race", "--size", "100000x100000", "--out", str(tmp_path / "x.png"))
+    assert result.returncode == 2 and "to 7680x7680" in result.stderr

@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--speed {args.speed}: expected a positive number")
     cfg = load_config(args.config)
     script = Path(args.script) if args.script else script_path()
+    if script.is_dir():
+        raise ValueError(f"--script {str(script)!r} is a folder (expected a scan script file, one code per line)")
     if not script.is_file():
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
     speed = args.speed

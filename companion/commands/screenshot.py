@@ -15,11 +15,15 @@ from companion.commands.outpath import output_file
 from companion.screen.model import SCREENS
 
 
+MAX_SIDE = 7680  # an 8K screen
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``"1920x1080"`` -> ``(1920, 1080)``; raises ValueError naming the bad text."""
     match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
-    if not match or int(match.group(1)) < 320 or int(match.group(2)) < 240:
-        raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT, at least 320x240, e.g. 1920x1080)")
+    if (not match or not 320 <= int(match.group(1)) <= MAX_SIDE or not 240 <= int(match.group(2)) <= MAX_SIDE):
+        raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT from 320x240 to "
+                         f"{MAX_SIDE}x{MAX_SIDE}, e.g. 1920x1080)")
     return int(match.group(1)), int(match.group(2))
 
 

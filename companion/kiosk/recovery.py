@@ -31,6 +31,9 @@ def open_for_reading(path: str | Path) -> Journal:
     be, else read-only. Raises ValueError when there is no journal file at ``path``, JournalError when it
     cannot be read."""
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"journal {str(path)!r} is a folder (expected the journal file `hotstreak run` writes, "
+                         "e.g. a journal.db inside it)")
     if not path.is_file():
         raise ValueError(f"no journal at {str(path)!r} (expected the file `hotstreak run` writes; "
                          "give it with --db or paths.journal)")
