@@ -52,3 +52,10 @@ def test_paths_expand_and_default_to_the_state_dir(tmp_path, monkeypatch):
 def test_two_buttons_on_one_pin_is_a_problem():
     with pytest.raises(ConfigError, match="GPIO17"):
         parse_config("[buttons]\nundo = 17\ngo = 17\n")
+
+
+def test_hotstreak_config_shows_the_environments_hardware(run_cli):
+    result = run_cli("config", env={"HOTSTREAK_HARDWARE": "mock"})
+    assert result.returncode == 0 and result.stdout.startswith('hardware = "mock"')
+    bad = run_cli("config", env={"HOTSTREAK_HARDWARE": "toaster"})
+    assert bad.returncode == 2 and "HOTSTREAK_HARDWARE='toaster'" in bad.stderr

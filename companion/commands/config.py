@@ -1,6 +1,7 @@
 """Print the effective configuration as TOML, defaults included.
 
-The file given with --config (or $HOTSTREAK_CONFIG) is read and validated like `hotstreak run` does; every
+The file given with --config (or $HOTSTREAK_CONFIG) is read and validated like `hotstreak run` does
+($HOTSTREAK_HARDWARE overrides its hardware, as for run); every
 setting it leaves out shows its default. Paths are shown resolved; `[colours]` holds the mascot colours as
 "#rrggbb". The output is itself a valid config file.
 """
@@ -8,6 +9,8 @@ setting it leaves out shows its default. Paths are shown resolved; `[colours]` h
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 
 from companion.kiosk.config import config_toml, load_config
 
@@ -17,5 +20,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(config_toml(load_config(args.config)), end="")
+    cfg = load_config(args.config)
+    env = os.environ.get("HOTSTREAK_HARDWARE", "").strip().lower()
+    if env:  # as `hotstreak run` reads it: the environment overrides the file's hardware
+        if env not in ("auto", "pi", "mock"):
+            raise ValueError(f"HOTSTREAK_HARDWARE={env!r} is not valid (expected auto, pi or mock)")
+        cfg = dataclasses.replace(cfg, hardware=env)
+    print(config_toml(cfg), end="")
     return 0

@@ -40,6 +40,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    """``1 win``, ``2 wins``."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def text_lines(info: dict) -> list[str]:
     """The text form of :func:`companion.kiosk.history.history_dict`."""
     games = info["games"]
@@ -60,7 +65,8 @@ def text_lines(info: dict) -> list[str]:
     out.append(f"Mascot form over {races} race{'s' * (races != 1)}:")
     for m, f in info["mascots"].items():
         avg = f"{f['average_place']:.2f}" if f["average_place"] is not None else "-"
-        out.append(f"  {m.capitalize():8} {f['wins']} wins, {f['podiums']} podiums, {f['dqs']} DQs "
+        out.append(f"  {m.capitalize():8} {_count(f['wins'], 'win')}, {_count(f['podiums'], 'podium')}, "
+                   f"{_count(f['dqs'], 'DQ')} "
                    f"({f['knocked_out']} knocked out, {f['out_of_bounds']} out of bounds), average place {avg}")
     if info["form"]:
         out.append(f"Form: {info['form']}")

@@ -134,9 +134,15 @@ class RacePanels(Widgets):
         cap = 17 * u
         step = int(cap * 1.95)
         n = max(1, h // step)
-        for i, line in enumerate(model.log[-n:]):
+        rows: list[tuple[str, bool]] = []   # the newest whole lines that fit, long ones wrapped (never shrunk)
+        for line in reversed(model.log):
             detail = line.startswith(" ")
-            self.label(line.strip(), cap, (x + (int(14 * u) if detail else 0), y + i * step),
+            wrapped = self.lines_for(line.strip(), cap, w - (int(14 * u) if detail else 0)) or [""]
+            if rows and len(rows) + len(wrapped) > n:
+                break   # whole lines only: no entry starts half way
+            rows[:0] = [(part, detail) for part in wrapped]
+        for i, (part, detail) in enumerate(rows[-n:]):
+            self.label(part, cap, (x + (int(14 * u) if detail else 0), y + i * step),
                        C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
 
     def money(self, model: ScreenModel, rect, u: float) -> None:
