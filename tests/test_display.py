@@ -68,3 +68,21 @@ def test_effects_follow_the_events():
     assert effects_for(events) == ["fall", "dq"]
     _, events = play(["M*", "M*", "M+1"])
     assert effects_for(events) == ["finish"]
+
+
+def test_no_desktop_display_is_one_log_line_and_a_status_note(tmp_path, monkeypatch, caplog):
+    import logging
+    from companion.kiosk.config import DEFAULT_TOML, parse_config
+    from companion.kiosk.status import StatusSink
+    from companion.kiosk.wiring import build
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with caplog.at_level(logging.WARNING):
+        kiosk = build(parse_config(DEFAULT_TOML), mode="mock", db=tmp_path / "j.db", display="window", audio="none")
+    try:
+        lines = [r.getMessage() for r in caplog.records if "display" in r.getMessage() or "screen" in r.getMessage()]
+        assert len(lines) == 1 and "DISPLAY" in lines[0]
+        status = next(s for s in kiosk.controller.sinks if isinstance(s, StatusSink)).hardware_status()
+        assert status["screen"].startswith("not working, headless")
+    finally:
+        kiosk.close()

@@ -165,8 +165,8 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
             else:  # KMSDRM can hang in its mode set: never hold READY back for it
                 device = bounded(start, display_timeout,
                                  f"the {kind} display did not start within {display_timeout:g} s (a hung mode set?)")
-            if isinstance(device, NullDisplay):
-                log.warning("no screen: %s; the race goes on without it", device.reason)
+            if isinstance(device, NullDisplay):  # it has logged its one line; the status says it too
+                notes["screen"] = f"not working, headless ({device.reason})"
             else:
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
                 screen = Screen(device.surface, display=device)
