@@ -84,6 +84,8 @@ def test_the_form_line_looks_at_the_newest_ten_races_only():
     assert form_line([new, old]) == "Dangle has won 6 of the last 10"  # newest game first
     assert form_line([dict(SUMMARY, races=[race({"gobbler": 1})])]) == "Gobbler won the last race"
     assert form_line([]) is None
+    assert form_line([new, old], language="nl") == "Dangle won 6 van de laatste 10"
+    assert form_line([new, old], language="es") == "Dangle ha ganado 6 de las últimas 10"
 
 
 def test_standings_join_a_name_across_games_whatever_its_case():

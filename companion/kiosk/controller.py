@@ -104,9 +104,11 @@ class Controller:
                  sinks: Iterable[Any] = (), clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
                  on_tick: Callable[[float], None] | None = None, variant: str = "standard",
-                 notices: Iterable[str] = (), batch: int = BATCH, names: Iterable[str] = ()):
+                 notices: Iterable[str] = (), batch: int = BATCH, names: Iterable[str] = (),
+                 language: str = "en"):
         self.journal = journal
         self.names = tuple(names)  # the config's player names by seat, until names are typed
+        self.language = language   # of the form line
         self.track = track
         self.deck = deck
         self.sinks = list(sinks)
@@ -222,7 +224,7 @@ class Controller:
 
     def _refresh_history(self) -> None:
         try:
-            self.form = history.form_line(self.journal.games(limit=history.FORM_RACES))
+            self.form = history.form_line(self.journal.games(limit=history.FORM_RACES), language=self.language)
         except JournalError as exc:
             if self.problem is None:  # else already said
                 log.warning("no mascot form (%s)", exc)

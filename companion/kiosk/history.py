@@ -128,16 +128,23 @@ def mascot_form(games: Iterable[dict[str, Any]], last: int | None = None) -> dic
     return form
 
 
-def form_line(games: Iterable[dict[str, Any]], last: int = FORM_RACES) -> str | None:
-    """One line of form over the newest ``last`` races: "Mum has won 4 of the last 10"; None before any race."""
+FORM_WORDS = {  # (one race, several races) per language of the config's ``language``
+    "en": ("{mascot} won the last race", "{mascot} has won {wins} of the last {count}"),
+    "nl": ("{mascot} won de laatste race", "{mascot} won {wins} van de laatste {count}"),
+    "es": ("{mascot} ganó la última carrera", "{mascot} ha ganado {wins} de las últimas {count}"),
+}
+
+
+def form_line(games: Iterable[dict[str, Any]], last: int = FORM_RACES, language: str = "en") -> str | None:
+    """One line of form over the newest ``last`` races in ``language`` (en, nl, es; else English): "Mum has won
+    4 of the last 10"; None before any race."""
     form = mascot_form(games, last)
     count = next(iter(form.values()))["races"] if form else 0
     if not count:
         return None
     best = max(MASCOTS, key=lambda m: (form[m]["wins"], -(form[m]["average_place"] or 9)))
-    if count == 1:
-        return f"{best.capitalize()} won the last race"
-    return f"{best.capitalize()} has won {form[best]['wins']} of the last {count}"
+    one, several = FORM_WORDS.get(language, FORM_WORDS["en"])
+    return (one if count == 1 else several).format(mascot=best.capitalize(), wins=form[best]["wins"], count=count)
 
 
 def evening(at: float | None) -> str:

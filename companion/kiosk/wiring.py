@@ -85,7 +85,8 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
     controller = Controller(journal, track=track, deck=deck, clock=clock, on_tick=pinger.tick, rng=rng,
-                            variant=cfg.variant, notices=notices, names=cfg.names)
+                            variant=cfg.variant, notices=notices, names=cfg.names,
+                            language=cfg.language)
     notes: dict[str, str] = {}
 
     def status() -> dict[str, str]:
