@@ -134,3 +134,14 @@ def test_the_printed_call_names_seats_by_name():
     settled = [e for e in _demo_events() if isinstance(e, Settled)][:1]
     assert racecall.call(settled)[0].startswith("  Seat ")
     assert racecall.call(settled, lambda seat: "Ann")[0].startswith("  Ann: $")
+
+
+def test_open_variant_betting_is_called_as_bets_not_a_draft():
+    from companion.rules.game import Game, Variant
+    from companion.rules.game_events import PhaseChanged
+    from companion.rules.codes import Control
+    open_game, standard = Game(3, Variant.OPEN), Game(3)
+    opened = [e for e in open_game.apply(Control("go")) if isinstance(e, PhaseChanged)]
+    drafted = [e for e in standard.apply(Control("go")) if isinstance(e, PhaseChanged)]
+    assert racecall.call(opened) == ["Race 1: betting - everyone names a mascot and YES or NO"]
+    assert racecall.call(drafted) == ["Race 1: betting - draft your tickets"]

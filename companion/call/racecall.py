@@ -52,6 +52,7 @@ _TEMPLATES: dict[str, str] = {
     "race_ended": "Race over: {podium}",
     "phase-setup": "Setup: scan the face-up cards, then GO",
     "phase-betting": "Race {race}: betting - draft your tickets",
+    "phase-betting-open": "Race {race}: betting - everyone names a mascot and YES or NO",
     "phase-adding-cards": "Race {race}: add your cards face down, then GO",
     "phase-racing": "Race {race}: burn three... GO!",
     "phase-payouts": "Race {race}: payouts",

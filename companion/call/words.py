@@ -99,7 +99,7 @@ TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
     ev.Folded: lambda e: ("folded", dict(fold=e.fold, first_space=e.first_space)),
     ev.Reshuffled: lambda e: ("reshuffled", dict(pass_no=e.pass_no)),
     ev.RaceEnded: _race_ended,
-    gev.PhaseChanged: lambda e: ("phase-" + e.phase.value, dict(race=e.race_no)),
+    gev.PhaseChanged: lambda e: ("phase-" + e.phase.value + ("-open" if e.open_bets else ""), dict(race=e.race_no)),
     gev.SideBetShown: lambda e: ("side_bet_shown", dict(number=e.number, question=e.question, card_id=e.card_id,
                                                         race=e.race_no)),
     gev.TicketDrafted: lambda e: ("ticket_drafted", dict(seat=e.seat + 1, ticket=e.ticket, side=e.side,

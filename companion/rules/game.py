@@ -344,7 +344,8 @@ class Game:
         self.tracker = None
         if self.race_no > 1:
             self.stack.begin_race()  # the previous card went to the bottom: the next one shows
-        return [PhaseChanged(Phase.BETTING, self.race_no), *self.stack.shown(self.race_no)]
+        return [PhaseChanged(Phase.BETTING, self.race_no, self.variant is Variant.OPEN),
+                *self.stack.shown(self.race_no)]
 
     def _start_race(self) -> list[Event]:
         self.phase = Phase.RACING

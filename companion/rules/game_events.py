@@ -17,10 +17,12 @@ from companion.rules.phases import Phase
 
 @dataclass(frozen=True, slots=True)
 class PhaseChanged(Event):
-    """The game entered ``phase``; ``race_no`` is the race it belongs to (1..3)."""
+    """The game entered ``phase``; ``race_no`` is the race it belongs to (1..3); ``open_bets`` is True when
+    betting opens in the open variant (bets on a mascot and YES/NO instead of a ticket draft)."""
 
     phase: Phase
     race_no: int
+    open_bets: bool = False
 
 
 @dataclass(frozen=True, slots=True)
