@@ -271,3 +271,25 @@ def test_status_json_command_shows_side_bet_seats_and_variant(tmp_path):
         {"name": "Seat 2", "money": 10, "tickets": [], "double": None, "bet": None}]
     text = hotstreak("status", "--db", str(db)).stdout
     assert "side bet HS-S05 (out-of-bounds, scanned)" in text and "Ann: $10, mum-top risky" in text
+
+
+
+def test_status_during_betting_shows_the_next_race_at_the_start_not_the_last_one():
+    """Betting for race 2: the mascots stand at the start; race 1's placings and passes are not shown."""
+    import random
+    from companion.kiosk.controller import status_dict
+    from companion.rules.errors import HotStreakError
+    from companion.rules.table import Table, realise
+    from companion.tools.demo import parse_script, script_path
+    table, rng = Table(), random.Random(1)
+    for text, _wait in parse_script(script_path().read_text("utf-8")):
+        try:
+            table.apply(text, realise(text, rng))
+        except HotStreakError:
+            pass
+        if table.phase == "betting" and table.game.race_no == 2:
+            break
+    assert table.game.race is not None and table.game.race.outcome.placings   # race 1's, finished
+    status = status_dict(table)
+    assert status["race"] == 2 and status["placings"] == {} and status["revealed"] == 0 and status["pass"] == 0
+    assert all(m["status"] == "racing" and "space" in m for m in status["mascots"].values())

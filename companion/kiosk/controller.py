@@ -326,7 +326,8 @@ def status_dict(table: Table) -> dict[str, Any]:
     kiosk's assumed next card)}; ``seats`` [{name, money, tickets [{ticket, side, double}], double: the
     doubled ticket id (open variant: "mascot"/"side"), bet: the open-variant bet or None}]."""
     game = table.game
-    race = getattr(game, "race", None) if game is not None else None
+    # the race being run (or just finished, at payouts); before a race the mascots stand on a fresh start
+    race = game.race if game is not None and table.phase in ("racing", "payouts") else None
     shown = race or Race(table.track, table.deck)
     side_bet: dict[str, Any] = {"card": None, "code": None, "question": None, "answer": None, "scanned": False}
     seats: list[dict[str, Any]] = []
