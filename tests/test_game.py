@@ -275,8 +275,8 @@ def test_side_bet_card_scan_and_reuse_refused():
     game = Game(2)
     scan(game, "HS-GO", "HS-S03")
     assert game.side_bet == "bottom2-dangle"
-    # the Dealer scanning the card the table already has is a confirmation, not a mistake
-    assert [e.type for e in game.apply(parse_code("HS-S03"))] == ["side_bet_shown"]
+    # the same card again (a double read) is refused, so one undo always takes back one scan
+    refused(game, "HS-S03", "already race 1's question")
     assert game.side_bet == "bottom2-dangle"
     scan(game, "HS-GO", "HS-GO", *RACE_1, "HS-GO")
     refused(game, "HS-S03", "race 1")

@@ -6,7 +6,7 @@ a card asked once never comes back within a game. The kiosk does not see the rea
 realised order (drawn at new game and journaled) and follows the table:
 
 - the first side bet card scanned in a race is that race's question, but only before the first ticket (or
-  open bet) of the race; a second, different card is refused (HS-UNDO takes the first back), the same card again is shown again;
+  open bet) of the race; a second card is refused (HS-UNDO takes the first back), the same card again too (a double read);
 - a card already asked in an earlier race of this game is refused: it lies at the bottom of the stack;
 - with no scan, the next card of the kiosk's order not asked yet is assumed, and flagged as assumed so the
   screen can show which card the kiosk answers (the Dealer checks it against the stack, or scans the real one).
@@ -84,8 +84,9 @@ class SideBetStack:
         if self.scanned:
             now = self.card()
             assert now is not None
-            if now.id == card.id:  # scanned again: a confirmation, shown again, nothing changes
-                return self.shown(race_no)
+            if now.id == card.id:  # a double read or a second scan: refused, so one undo takes back one scan
+                raise RefusedError(f"side bet card {card.code} is already race {race_no}'s question, scanned "
+                                   "(nothing to do; expected the tickets next)")
             raise RefusedError(f"side bet card {card.code}: race {race_no}'s question is already {now.code} "
                                f"({now.id}), scanned first (expected HS-UNDO first to take that scan back)")
         self.current, self.scanned = card.id, True
