@@ -293,3 +293,27 @@ def test_status_during_betting_shows_the_next_race_at_the_start_not_the_last_one
     status = status_dict(table)
     assert status["race"] == 2 and status["placings"] == {} and status["revealed"] == 0 and status["pass"] == 0
     assert all(m["status"] == "racing" and "space" in m for m in status["mascots"].values())
+
+
+def test_a_card_that_cannot_be_in_race_1s_deck_is_refused():
+    """Race 1 with the face-up cards scanned: every other card is one of the players x 1 added face down."""
+    import random
+    from companion.rules.errors import HotStreakError
+    from companion.rules.table import Table, realise
+    from companion.tools.demo import parse_script, script_path
+    table, rng = Table(), random.Random(1)
+    for text, _wait in parse_script(script_path().read_text("utf-8")):
+        table.apply(text, realise(text, rng))
+        if table.phase == "racing":
+            break
+    game = table.game
+    assert game.face_up and game.race_no == 1
+    unknown = [dc.code for dc in game.deck if dc.code not in game.face_up]
+    limit = game.players * game.figures.added_per_race
+    for code in unknown[:limit]:
+        table.apply(code)
+    before = game.race.position()
+    with pytest.raises(HotStreakError, match=f"card {unknown[limit]} .*cannot be in this race's deck"):
+        table.apply(unknown[limit])
+    assert game.race.position() == before
+    table.apply(game.face_up[0])                    # a face-up card still comes

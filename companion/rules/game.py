@@ -110,6 +110,7 @@ class Game:
         self.names: dict[int, str] = {}  # 0-based seat -> name typed at the table (companion.rules.table)
         self.known_cards: list[str] = []
         self.face_up: list[str] = []  # the face-up cards scanned in setup (empty when the deck is not tracked)
+        self.race_codes: set[str] = set()  # every card revealed in the current race, all passes
         self.tickets: dict[int, list[Bet]] = {i: [] for i in range(players)}
         self.stacks = Stacks()
         self.picks = 0
@@ -260,6 +261,24 @@ class Game:
         self.known_cards.append(dc.code)
         return [CardLearned(dc.code, dc.card)]
 
+    def _check_in_race_deck(self, code: str, notation: str) -> None:
+        """Refuse a card that cannot be in this race's deck (docs/rules.md 4, 7): the deck holds
+        ``track.deck_size`` cards, and in race 1 with the face-up cards scanned, every other card is one of the
+        ``players x added_per_race`` cards added face down."""
+        if code in self.race_codes:
+            return
+        size = self.track.deck_size
+        if len(self.race_codes) >= size:
+            raise RefusedError(f"card {code} ({notation}) cannot be in this race's deck: its {size} cards were all "
+                               "revealed already (expected one of them)")
+        if self.race_no == 1 and self.face_up and code not in self.face_up:
+            unknown = sorted(c for c in self.race_codes if c not in self.face_up)
+            limit = self.players * self.figures.added_per_race
+            if len(unknown) >= limit:
+                raise RefusedError(f"card {code} ({notation}) cannot be in this race's deck: besides the face-up "
+                                   f"cards it holds the {limit} added face down, and those were {', '.join(unknown)} "
+                                   "(expected one of them or a face-up card; a wrong face-up scan? HS-UNDO)")
+
     def _reveal(self, code: CardCode) -> list[Event]:
         race = self.race
         assert race is not None
@@ -268,7 +287,9 @@ class Game:
             race.check(dc.card, dc.code)
         except HotStreakError as exc:
             raise RefusedError(str(exc)) from None
+        self._check_in_race_deck(dc.code, dc.card.notation())
         events: list[Event] = list(race.push(dc.card, dc.code))
+        self.race_codes.add(dc.code)
         if dc.code not in self.known_cards:
             self.known_cards.append(dc.code)
             events.append(CardLearned(dc.code, dc.card))
@@ -350,6 +371,7 @@ class Game:
     def _start_race(self) -> list[Event]:
         self.phase = Phase.RACING
         self.race = Race(self.track, self.deck)
+        self.race_codes = set()
         self.tracker = SideBetTracker(self.side_bet, self.track) if self.side_bet else None
         return [PhaseChanged(Phase.RACING, self.race_no)]
 
