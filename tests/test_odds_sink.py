@@ -224,3 +224,26 @@ def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
         assert sink._process is None and not sink._failed
     finally:
         sink.close()
+
+
+def test_the_odds_child_ends_quietly_when_the_kiosk_is_gone(capfd):
+    """kill -9 of the kiosk closes the pipe while the child computes: it must end without a traceback."""
+    from companion.odds.sink import _serve
+
+    class GonePipe:
+        def __init__(self):
+            self.sent = 0
+
+        def recv(self):
+            if self.sent:
+                raise EOFError
+            return ([], 4, None, 200, 1)
+
+        def send(self, reply):
+            self.sent += 1
+            raise BrokenPipeError(32, "Broken pipe")
+
+    pipe = GonePipe()
+    _serve(pipe, nice=0)            # returns instead of raising
+    assert pipe.sent == 1
+    assert "Traceback" not in capfd.readouterr().err

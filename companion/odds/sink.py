@@ -79,9 +79,13 @@ def _serve(conn: Any, nice: int) -> None:
         except (EOFError, OSError):
             return
         try:
-            conn.send((True, estimate(known, players, race, samples=samples, seed=seed)))
+            reply: tuple[bool, Any] = (True, estimate(known, players, race, samples=samples, seed=seed))
         except Exception as exc:  # noqa: BLE001 - handed back to the kiosk, which logs it once
-            conn.send((False, exc))
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except (OSError, EOFError):  # the kiosk is gone (killed, or closed the pipe): end quietly
+            return
 
 
 class OddsProcess:
