@@ -51,3 +51,10 @@ def test_the_controller_gives_its_tables_the_config_names(tmp_path):
     controller.submit("HS-PLAYERS-2")
     controller.step(timeout=0)                      # an undo rebuilds the table from the journal
     assert controller.table.seat_name(0) == "Ann"
+
+
+@pytest.mark.parametrize("name", ["HS-GO", "hs15", "HS-T-MUM-1-S"])
+def test_a_name_that_reads_as_a_code_is_refused(name):
+    with pytest.raises(InvalidCodeError, match="reads as a scan code"):
+        parse_code(f"HS-NAME-1:{name}")
+    assert parse_code("HS-NAME-1:HS fan") == SeatNameCode(1, "HS fan")

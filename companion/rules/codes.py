@@ -118,7 +118,19 @@ def _seat_name(text: str, m: re.Match[str]) -> SeatNameCode:
         raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
     if len(name) > NAME_LENGTH or not name.isprintable():
         raise InvalidCodeError(f"{text!r}: a name is 0-{NAME_LENGTH} printable characters (got {len(name)})")
+    if name and _looks_like_a_code(name):
+        raise InvalidCodeError(f"{text!r}: {name!r} reads as a scan code (expected a name, not a code)")
     return SeatNameCode(seat, name)
+
+
+def _looks_like_a_code(name: str) -> bool:
+    """True for a name that would read as a label code (``HS-GO``, ``HS15``): the screen and voice would
+    confuse the table."""
+    try:
+        parse_code(name)
+    except InvalidCodeError:
+        return False
+    return True
 
 
 def parse_code(text: str) -> Code:
