@@ -1,10 +1,14 @@
-"""Benchmark of the pure rules engine (issue 2).
+"""Benchmark of the pure rules engine.
 
-Prints how many random full races per second the engine resolves on one core (CPU time of this process,
-so other load on the machine matters less), and the wall time of `hotstreak simulate` from process start
-to the race call (import + first race), best of several runs.
+Plays the same 3,000 random races (a table's deck: the 4 starting cards and 14 random ones; each pass
+shuffled, 3 burned, 15 revealed) through the engine (:class:`companion.rules.race.Race`, with its events and
+undo) and through a plain, straightforward implementation of the same rules (``bench/plain_race.py``, no
+events, no undo); checks that every race gives the same placings; prints races per second of each on one
+core (CPU time of this process, best of ``--rounds``, so other load on the machine matters less) and the
+engine's ratio to the plain one (goal >= 1.0). Then the wall time of `hotstreak simulate` from process
+start to the race call (import + first race), best of 5.
 
-    python bench/engine_bench.py [--seconds 3]
+    python bench/engine_bench.py [--races 3000] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -19,37 +23,65 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from companion.rules import Race, load_deck  # noqa: E402
+from companion.rules.cards import Card  # noqa: E402
+from companion.rules.race import default_track  # noqa: E402
+from plain_race import PlainRace  # noqa: E402
+
+PASSES = 8  # passes dealt per race; a race that is not over by then stops there in both implementations
+
+Reveal = tuple[Card, str]
 
 
-def random_race(rng: random.Random, deck: list) -> int:
-    """One race as a table plays it: 18 cards (4 starting + 14 random), each pass shuffled, burn 3."""
+def random_races(count: int, seed: int = 2026) -> list[list[Reveal]]:
+    """``count`` races, each the cards revealed in order over ``PASSES`` passes (burned cards left out)."""
+    deck = list(load_deck())
     starting = [c for c in deck if c.starting]
     others = [c for c in deck if not c.starting]
-    cards = starting + rng.sample(others, 18 - len(starting))
-    race = Race()
-    pushed = 0
-    while not race.is_over:
-        rng.shuffle(cards)
-        for dc in cards[3:]:
-            race.push(dc.card, dc.code)
-            pushed += 1
+    track = default_track()
+    rng = random.Random(seed)
+    races = []
+    for _ in range(count):
+        cards = [(c.card, c.code) for c in starting + rng.sample(others, track.deck_size - len(starting))]
+        reveals: list[Reveal] = []
+        for _ in range(PASSES):
+            rng.shuffle(cards)
+            reveals.extend(cards[track.burn:])
+        races.append(reveals)
+    return races
+
+
+def run_engine(races: list[list[Reveal]]) -> list[dict[str, int]]:
+    placings = []
+    for reveals in races:
+        race = Race()
+        for card, code in reveals:
+            race.push(card, code)
             if race.is_over:
                 break
-    return pushed
+        placings.append({m.value: p for m, p in race.outcome.placings.items()})
+    return placings
 
 
-def races_per_second(seconds: float) -> tuple[float, float]:
-    deck = list(load_deck())
-    rng = random.Random(2026)
-    races = cards = 0
+def run_plain(races: list[list[Reveal]]) -> list[dict[str, int]]:
+    track = default_track()
+    placings = []
+    for reveals in races:
+        race = PlainRace(track)
+        for card, _code in reveals:
+            race.push(card)
+            if race.over:
+                break
+        placings.append(race.placings())
+    return placings
+
+
+def timed(run, races) -> tuple[float, list[dict[str, int]]]:
     start = time.process_time()
-    while time.process_time() - start < seconds:
-        cards += random_race(rng, deck)
-        races += 1
-    elapsed = time.process_time() - start
-    return races / elapsed, cards / races
+    result = run(races)
+    return time.process_time() - start, result
 
 
 def simulate_startup(runs: int = 5) -> float:
@@ -65,11 +97,26 @@ def simulate_startup(runs: int = 5) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--races", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-startup", action="store_true", help="skip the `hotstreak simulate` timing")
     args = parser.parse_args()
-    rate, per_race = races_per_second(args.seconds)
-    print(f"engine: {rate:,.0f} random full races/s on one core ({per_race:.1f} cards per race; goal >= 5,000)")
-    print(f"hotstreak simulate: {simulate_startup() * 1000:.0f} ms import + first race (best of 5, wall time)")
+    races = random_races(args.races)
+    engine = plain = float("inf")
+    for _ in range(args.rounds):  # interleaved, so a burst of load elsewhere hits both alike
+        seconds, by_engine = timed(run_engine, races)
+        engine = min(engine, seconds)
+        seconds, by_plain = timed(run_plain, races)
+        plain = min(plain, seconds)
+        if by_engine != by_plain:
+            bad = next(i for i, (a, b) in enumerate(zip(by_engine, by_plain)) if a != b)
+            sys.exit(f"race {bad}: the engine placed {by_engine[bad]}, the plain implementation {by_plain[bad]}")
+    print(f"same placings in all {len(races):,} races")
+    print(f"engine: {len(races) / engine:,.0f} full races/s on one core (with events and undo)")
+    print(f"plain:  {len(races) / plain:,.0f} full races/s on one core (no events, no undo)")
+    print(f"ratio engine/plain: {plain / engine:.2f} (goal >= 1.0)")
+    if not args.no_startup:
+        print(f"hotstreak simulate: {simulate_startup() * 1000:.0f} ms import + first race (best of 5, wall time)")
 
 
 if __name__ == "__main__":
