@@ -1,0 +1,28 @@
+"""The ``hotstreak`` command line as a real process: version, a closed pipe, and refused sizes and paths."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+
+from conftest import ROOT, hotstreak
+
+
+def test_version_prints_the_installed_version_and_exits_0():
+    out = hotstreak("--version")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"hotstreak {importlib.metadata.version('hotstreak-companion')}"
+
+
+def test_output_into_a_closed_pipe_exits_0_without_a_message():
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # no reader at all: the first write fails with a broken pipe, whatever the timing
+    try:
+        proc = subprocess.run([sys.executable, "-m", "companion", "simulate", "--json", "H+3", "G+2", "D-1"],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (0, "")
