@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, hotstreak
 
 
@@ -26,3 +28,11 @@ def test_output_into_a_closed_pipe_exits_0_without_a_message():
     finally:
         os.close(write_end)
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("samples", ["0", "500001", "100000000"])
+def test_odds_samples_out_of_range_is_refused_before_any_work(samples):
+    out = hotstreak("odds", "--samples", samples, "--json")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr == f"hotstreak odds: --samples {samples} is out of range (expected 1..500000)\n"

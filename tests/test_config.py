@@ -59,3 +59,14 @@ def test_hotstreak_config_shows_the_environments_hardware(run_cli):
     assert result.returncode == 0 and result.stdout.startswith('hardware = "mock"')
     bad = run_cli("config", env={"HOTSTREAK_HARDWARE": "toaster"})
     assert bad.returncode == 2 and "HOTSTREAK_HARDWARE='toaster'" in bad.stderr
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[display]\nwidth = 100000\n", "display.width: 100000 is not valid (expected 0 or a width in pixels up to 7680)"),
+    ("[display]\nheight = -1\n", "display.height: -1 is not valid (expected 0 or a height in pixels up to 7680)"),
+    ("[leds]\ncount = 10001\n", "leds.count: 10001 is not valid (expected 1..10000)"),
+])
+def test_sizes_that_allocate_are_bounded(text, problem):
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "my.toml")
+    assert problem in info.value.problems

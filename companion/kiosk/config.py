@@ -18,6 +18,9 @@ from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
 from hardware.pins import pin_problems
 
+MAX_LEDS = 10000  # pixels on one strip (leds.count, leds-off --led-count)
+MAX_SIDE = 7680  # pixels on a screen side, an 8K screen (display.width / height, screenshot --size)
+
 DEFAULT_TOML = """\
 hardware = "auto"          # auto | pi | mock  (env HOTSTREAK_HARDWARE overrides)
 language = "en"            # en | nl | es: announcer voice and race call
@@ -235,7 +238,7 @@ def parse_config(text: str, source: str = "config") -> Config:
     hardware = r.get("hardware", str, "auto", lambda v: v in ("auto", "pi", "mock"), "auto, pi or mock")
     language = r.get("language", str, "en", lambda v: v in ("en", "nl", "es"), "en, nl or es")
     pos = lambda v: v > 0  # noqa: E731
-    count = r.get("leds.count", int, defaults["leds"]["count"], lambda v: 1 <= v <= 10000, "1..10000")
+    count = r.get("leds.count", int, defaults["leds"]["count"], lambda v: 1 <= v <= MAX_LEDS, f"1..{MAX_LEDS}")
     pps = r.get("leds.pixels_per_space", int, defaults["leds"]["pixels_per_space"], lambda v: 1 <= v <= 50, "1..50")
     lane_list = r.get("leds.lanes", list, defaults["leds"]["lanes"])
     lanes: list[LaneSegment] = []
@@ -285,8 +288,9 @@ def parse_config(text: str, source: str = "config") -> Config:
         lanes=tuple(lanes),
         colours=colours,
         fullscreen=r.get("display.fullscreen", bool, True),
-        width=r.get("display.width", int, 0, lambda v: v >= 0, "0 or a width in pixels"),
-        height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
+        width=r.get("display.width", int, 0, lambda v: 0 <= v <= MAX_SIDE, f"0 or a width in pixels up to {MAX_SIDE}"),
+        height=r.get("display.height", int, 0, lambda v: 0 <= v <= MAX_SIDE,
+                     f"0 or a height in pixels up to {MAX_SIDE}"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
         variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
