@@ -36,3 +36,13 @@ def test_odds_samples_out_of_range_is_refused_before_any_work(samples):
     assert out.returncode == 2
     assert out.stdout == ""
     assert out.stderr == f"hotstreak odds: --samples {samples} is out of range (expected 1..500000)\n"
+
+
+def test_run_with_a_db_in_a_missing_folder_says_so_and_creates_nothing(tmp_path):
+    missing = tmp_path / "no-such-folder" / "deeper"
+    out = hotstreak("run", "--hardware", "mock", "--display", "none", "--audio", "none", "--web", "off",
+                    "--db", str(missing / "j.db"), stdin="")
+    assert out.returncode == 2
+    assert out.stderr == (f"hotstreak run: --db {missing / 'j.db'}: the folder {missing} does not exist "
+                          "(expected a journal file in an existing folder)\n")
+    assert list(tmp_path.iterdir()) == []
