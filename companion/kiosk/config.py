@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.colours import COLOURS, hex_colour
+from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
 from hardware.pins import pin_problems
@@ -212,6 +213,23 @@ def _colour(text: str) -> tuple[int, int, int] | None:
     return None
 
 
+def _names(r: _Reader) -> tuple[str, ...]:
+    """``[players] names``, spaces folded; each bad name is a problem naming its index, the name and the rule."""
+    names = r.get("players.names", list, [], lambda v: len(v) <= MAX_PLAYERS,
+                  f"a list of at most {MAX_PLAYERS} names, one a seat")
+    folded = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            r.problems.append(f"players.names[{i}]: {name!r} is not valid (expected a name in quotes)")
+            continue
+        name = " ".join(name.split())
+        if problem := name_problem(name):
+            r.problems.append(f"players.names[{i}]: {name!r} is not valid: {problem}")
+            continue
+        folded.append(name)
+    return tuple(folded)
+
+
 def parse_config(text: str, source: str = "config") -> Config:
     """Parse and validate config TOML text. Raises ConfigError listing every problem with its key path."""
     try:
@@ -294,10 +312,7 @@ def parse_config(text: str, source: str = "config") -> Config:
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
         variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
-        names=tuple(" ".join(n.split()) for n in r.get(
-            "players.names", list, [], lambda v: len(v) <= 12 and all(
-                isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
-            "a list of at most 12 names of 0-16 printable characters")),
+        names=_names(r),
         web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
                           "auto, true or false"),
         web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),
@@ -329,6 +344,9 @@ def load_config(path: str | Path | None = None) -> Config:
         text = Path(path).read_text("utf-8")
     except OSError as exc:
         raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), [f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start} "
+                                      "(expected a TOML file saved as UTF-8)"]) from None
     return parse_config(text, str(path))
 
 
