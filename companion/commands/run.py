@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import load_config, rule_data
 from companion.kiosk.wiring import build, install_signal_handlers
 
 
@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     cfg = dataclasses.replace(cfg, track=Path(args.track) if args.track else cfg.track,
                               deck=Path(args.deck) if args.deck else cfg.deck)
+    rule_data(cfg)  # the same check as `hotstreak config`, before any device opens
     if args.db:
         check_db_folder(args.db)
     kiosk = build(cfg, mode=args.hardware, db=args.db or cfg.journal, scanner=args.scanner,

@@ -15,8 +15,10 @@ from typing import Any
 
 from companion.colours import COLOURS, hex_colour
 from companion.rules.codes import MAX_PLAYERS, name_problem
+from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.track import Track, load_track
 from hardware.pins import pin_problems
 
 MAX_LEDS = 10000  # pixels on one strip (leds.count, leds-off --led-count)
@@ -348,6 +350,13 @@ def load_config(path: str | Path | None = None) -> Config:
         raise ConfigError(str(path), [f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start} "
                                       "(expected a TOML file saved as UTF-8)"]) from None
     return parse_config(text, str(path))
+
+
+def rule_data(cfg: Config) -> tuple[Track, Deck]:
+    """The track and deck the config names (``paths.track``, ``paths.deck``; the packaged ones when empty),
+    loaded and validated: the one check ``hotstreak config`` and ``hotstreak run`` share. Raises DataFileError
+    naming the file and each problem (a missing file included)."""
+    return load_track(cfg.track), load_deck(cfg.deck)
 
 
 # ----- the effective configuration as TOML (``hotstreak config``) ------------------------------------------
