@@ -1,4 +1,4 @@
-"""Benchmark of the pure rules engine (issue 2).
+"""Benchmark of the pure rules engine.
 
 Prints how many random full races per second the engine resolves on one core (CPU time of this process,
 so other load on the machine matters less), and the wall time of `hotstreak simulate` from process start

@@ -1,4 +1,4 @@
-"""The ``hotstreak`` command line (contracts in DESIGN.md "Command line").
+"""The ``hotstreak`` command line (``hotstreak COMMAND --help`` describes each command).
 
 Each subcommand lives in its own module under ``companion.commands`` and registers itself in COMMANDS.
 Exit status: 0 success, 2 bad input or a file that cannot be read or written (a one-line message on stderr),

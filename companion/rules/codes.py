@@ -1,4 +1,4 @@
-"""Barcode texts the scanner can send, parsed into typed inputs (docs/rules.md section 2; DESIGN.md).
+"""Barcode texts the scanner can send, parsed into typed inputs (docs/rules.md section 8; card labels in section 2).
 
 - race cards: label codes ``HS01``..``HS53`` (through the deck data)
 - controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``; the variant of a new game,
