@@ -3,7 +3,7 @@ same run, and the time to 20,000 samples for the race-1 position of a 4-player g
 
     PYTHONPATH=. python bench/odds_bench.py [--samples 20000] [--repeat 5] [--pure-samples 1500]
 
-Goals (issue 7): the core at least 20x the pure engine; 20,000 samples in under 0.5 s. Figures depend on the
+Goals: the core at least 20x the pure engine; 20,000 samples in under 0.5 s. Figures depend on the
 machine and on what else runs on it, so this prints them instead of asserting anything.
 """
 

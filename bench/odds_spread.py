@@ -1,4 +1,4 @@
-"""How far a shown whole % of the odds moves with the seed, per sample count (issue 12 "Odds").
+"""How far a shown whole % of the odds moves with the seed, per sample count.
 
 For a few table situations (race 1 before the start with its face-up cards; the same race after 5 reveals;
 race 2 before the start with an unknown deck) this computes a reference with many samples, then the odds

@@ -1,4 +1,4 @@
-"""Scan-to-LED latency of the kiosk (issues 4 and 12): bytes written to a pseudo-terminal -> LED frame shown.
+"""Scan-to-LED latency of the kiosk: bytes written to a pseudo-terminal -> LED frame shown.
 
 The real pipeline runs in this process: the pyserial reader thread on the pty, the scan parser, the
 controller's queue and main loop, the journal (SQLite, WAL, synchronous=FULL, in a temp folder), the table
@@ -7,10 +7,10 @@ race screen is drawn too (pygame, SDL dummy driver, 1920x1080) and the live odds
 odds sink's nice-19 child process, 80,000 samples per estimate). Scans alternate a race card that moves a
 mascot (a different card each time) and HS-UNDO, one every ``--interval`` seconds; the odds cache is
 emptied before each scan, so every scan starts a fresh estimate (the worst case: the kiosk caches positions). The latency of a scan is from its bytes written to the strip's first frame rendered
-after the controller handled it. Prints p50, p99 and max; goal: p99 under 50 ms (issue 12).
+after the controller handled it. Prints p50, p99 and max; goal: p99 under 50 ms.
 
     python bench/scan_bench.py [--scans 200] [--interval 0.5] [--screen]
-    python bench/scan_bench.py --matrix        # issue 12: screen + odds, a scan every 0.5 s and every 0.1 s
+    python bench/scan_bench.py --matrix        # screen + odds, a scan every 0.5 s and every 0.1 s
 """
 
 from __future__ import annotations

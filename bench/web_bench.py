@@ -1,4 +1,4 @@
-"""Scan-to-page latency of the phone page (issue 16) with 12 phones connected, and the kiosk's scan-to-LED
+"""Scan-to-page latency of the phone page with 12 phones connected, and the kiosk's scan-to-LED
 latency with and without them.
 
 The real kiosk runs in this process as ``hotstreak run`` wires it (pty scanner, controller, SQLite journal

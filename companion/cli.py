@@ -1,4 +1,4 @@
-"""The ``hotstreak`` command line (contracts in DESIGN.md "Command line").
+"""The ``hotstreak`` command line (``hotstreak COMMAND --help`` describes each command).
 
 Each subcommand lives in its own module under ``companion.commands`` and registers itself in COMMANDS.
 Exit status: 0 success, 2 bad input or a file that cannot be read or written (a one-line message on stderr),
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import os
 import sys
 
 from companion.rules.errors import HotStreakError
@@ -30,9 +32,18 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def installed_version() -> str:
+    """The installed package's version (e.g. ``"0.1.0"``), from its metadata; ``"unknown"`` when not installed."""
+    try:
+        return importlib.metadata.version("hotstreak-companion")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``only`` a known command, just that one is imported (fast start-up)."""
     parser = argparse.ArgumentParser(prog="hotstreak", description="Hot Streak Companion: the race caller.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     names = [only] if only in COMMANDS else list(COMMANDS)
     for name in names:
@@ -48,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
-        return int(args._module.run(args) or 0)
+        code = int(args._module.run(args) or 0)
+        sys.stdout.flush()  # a reader that went away shows here, not as a traceback at exit
+        return code
+    except BrokenPipeError:  # e.g. `hotstreak simulate ... | head`: the reader has all it wanted; exit quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (HotStreakError, ValueError) as exc:
         print(f"hotstreak {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -58,11 +74,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # e.g. `hotstreak simulate ... | head`
-        import os
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,4 +1,4 @@
-"""The table's two push buttons: undo and go (DESIGN.md "Hardware defaults").
+"""The table's two push buttons: undo and go.
 
 Wiring: each button between its GPIO pin and ground (GPIO17 = pin 11 undo, GPIO27 = pin 13 go); the Pi's
 internal pull-up holds the pin high, a press pulls it low. No resistors needed.

@@ -7,7 +7,8 @@ driver (tests, screenshots), or none. It hands back a surface to draw on; what i
 Both backends follow :class:`hardware.device.Display`. ``present()`` shows the frame and hands each key
 pressed in the window to ``on_key(name)`` (pygame's key names: ``"u"``, ``"g"``, ``"space"``), so the
 desktop window's keys go through the same press path as the table's buttons; closing the window calls
-``on_quit()``. When no display can be opened, :func:`open_display` returns a :class:`NullDisplay` after
+``on_quit()``, and so does Esc in a desktop window when ``on_key`` did not take it (returned a false value;
+the name entry takes Esc to cancel the name being typed, so a second Esc closes). When no display can be opened, :func:`open_display` returns a :class:`NullDisplay` after
 one log line: ``surface`` is None, every call does nothing, and the race goes on.
 """
 
@@ -47,7 +48,8 @@ class PygameDisplay(Device):
     """A pygame-ce display of ``kind`` (``kmsdrm`` full screen, ``window``, ``dummy``).
 
     ``size`` None: the whole screen for kmsdrm, 1280x720 otherwise. ``on_key(name)`` gets each key pressed
-    (on the caller's thread, inside ``present``); ``on_quit()`` the window's close button. Raises
+    (on the caller's thread, inside ``present``) and returns True when it took the key; ``on_quit()`` the
+    window's close button, and Esc in a ``window`` when ``on_key`` did not take it. Raises
     ``pygame.error`` (a RuntimeError) or ImportError when the display cannot be opened.
     """
 
@@ -88,8 +90,11 @@ class PygameDisplay(Device):
         pg = self._pg
         pg.display.flip()
         for event in pg.event.get():
-            if event.type == pg.KEYDOWN and self.on_key is not None:
-                self.on_key(pg.key.name(event.key))
+            if event.type == pg.KEYDOWN:
+                name = pg.key.name(event.key)
+                taken = self.on_key(name) if self.on_key is not None else False
+                if name == "escape" and not taken and self.name == "window" and self.on_quit is not None:
+                    self.on_quit()  # Esc closes a desktop window, like its close button
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
 

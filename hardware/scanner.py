@@ -1,4 +1,4 @@
-"""The barcode scanner: raw serial bytes -> clean code strings (DESIGN.md "Scanner input").
+"""The barcode scanner: raw serial bytes -> clean code strings.
 
 Wiring: a USB barcode scanner set to USB-serial (CDC/COM) mode, not keyboard mode, 9600 baud; on the Pi the
 udev rule gives it the stable name ``/dev/hotstreak-scanner``.
@@ -54,7 +54,7 @@ class ScanStats:
 
 
 class ScanParser:
-    """Turn raw scanner bytes into accepted code strings (DESIGN.md "Scanner input").
+    """Turn raw scanner bytes into accepted code strings.
 
     ``feed(data)`` appends ``data`` to an internal buffer and returns the codes completed by it, in order.
     Per line: framing on CR or LF (CR, LF, CRLF and doubled suffixes all end one line; the empty lines

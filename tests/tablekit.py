@@ -1,4 +1,4 @@
-"""A whole-table test helper on a fake clock (STYLE.md example 10).
+"""A whole-table test helper on a fake clock.
 
     table = TableKit()
     table.start_race()                 # HS-NEW, HS-PLAYERS-4, GO (deck untracked), GO (no bets), GO

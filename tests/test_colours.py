@@ -1,4 +1,4 @@
-"""The mascot palette: every pair far apart for people with colour-vision deficiency (issue 12 "Colours").
+"""The mascot palette: every pair far apart for people with colour-vision deficiency.
 
 Simulation: Machado, Oliveira & Fernandes (2009), "A physiologically-based model for simulation of color
 vision deficiency", IEEE TVCG 15(6), at full severity, as implemented by colorspacious (``sRGB1+CVD``);

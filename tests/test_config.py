@@ -59,3 +59,44 @@ def test_hotstreak_config_shows_the_environments_hardware(run_cli):
     assert result.returncode == 0 and result.stdout.startswith('hardware = "mock"')
     bad = run_cli("config", env={"HOTSTREAK_HARDWARE": "toaster"})
     assert bad.returncode == 2 and "HOTSTREAK_HARDWARE='toaster'" in bad.stderr
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[display]\nwidth = 100000\n", "display.width: 100000 is not valid (expected 0 or a width in pixels up to 7680)"),
+    ("[display]\nheight = -1\n", "display.height: -1 is not valid (expected 0 or a height in pixels up to 7680)"),
+    ("[leds]\ncount = 10001\n", "leds.count: 10001 is not valid (expected 1..10000)"),
+])
+def test_sizes_that_allocate_are_bounded(text, problem):
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "my.toml")
+    assert problem in info.value.problems
+
+
+def test_a_file_that_is_not_utf8_is_named_in_the_error(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('language = "en"  # café\n'.encode("latin-1"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == (f"{path}: not UTF-8 text: byte 0xe9 at offset 22 "
+                               "(expected a TOML file saved as UTF-8)")
+
+
+@pytest.mark.parametrize("names, problem", [
+    ('["Ann", "' + "x" * 17 + '"]', "players.names[1]: '" + "x" * 17 + "' is not valid: a name is 0-16 printable "
+                                    "characters (got 17)"),
+    ('["Ann", "Bo\\u0007b"]', "players.names[1]: 'Bo\\x07b' is not valid: a name is 0-16 printable characters "
+                              "(got '\\x07')"),
+    ('["HS-GO"]', "players.names[0]: 'HS-GO' is not valid: 'HS-GO' reads as a scan code (expected a name, not a "
+                  "code)"),
+    ('["Ann", 3]', "players.names[1]: 3 is not valid (expected a name in quotes)"),
+    ('[' + ', '.join(['"A"'] * 13) + ']', "players.names: " + repr(["A"] * 13) + " is not valid (expected a list "
+                                                                             "of at most 12 names, one a seat)"),
+])
+def test_a_bad_player_name_is_named_with_the_reason(names, problem):
+    with pytest.raises(ConfigError) as info:
+        parse_config(f"[players]\nnames = {names}\n", "my.toml")
+    assert info.value.problems == [problem]
+
+
+def test_player_names_fold_their_spaces():
+    assert parse_config('[players]\nnames = ["  Ann   Marie ", ""]\n').names == ("Ann Marie", "")

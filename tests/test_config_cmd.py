@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from importlib import resources
 
 from companion.kiosk.config import DEFAULT_TOML, DUMP, config_toml, load_config, parse_config
 from companion.rules import Mascot
@@ -49,15 +50,18 @@ def test_defaults_print_back_to_the_same_config(run_cli, monkeypatch, tmp_path):
 
 
 def test_a_file_prints_its_values_and_the_defaults_it_leaves_out(run_cli, tmp_path):
+    deck = tmp_path / 'my "deck".toml'  # the deck file it names exists: `config` checks it as `run` does
+    deck.write_text(resources.files("companion.rules").joinpath("data", "deck.toml").read_text("utf-8"))
+    text = CUSTOM.replace('deck = "my \\"deck\\".toml"', f'deck = "{str(tmp_path)}/my \\"deck\\".toml"')
     path = tmp_path / "hotstreak.toml"
-    path.write_text(CUSTOM)
+    path.write_text(text)
     result = run_cli("config", "--config", str(path))
     assert result.returncode == 0, result.stderr
-    cfg = parse_config(CUSTOM)
+    cfg = parse_config(text)
     assert parse_config(result.stdout) == cfg
     data = tomllib.loads(result.stdout)
     assert data["language"] == "es" and data["colours"]["mum"] == "#0011ff" and data["audio"]["voice"] is False
-    assert data["paths"]["deck"] == 'my "deck".toml' and data["scanner"]["baud"] == 9600  # a default
+    assert data["paths"]["deck"] == str(deck) and data["scanner"]["baud"] == 9600  # a default
     assert data["leds"]["lanes"][0] == {"first": 100, "direction": -1}
     assert data["players"]["names"] == ["Ann", 'Bo \\ "B"']
     assert cfg.colours[Mascot.MUM] == (0, 0x11, 0xFF)
@@ -77,3 +81,15 @@ def test_a_bad_file_is_one_line_and_exit_2(run_cli, tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         f"hotstreak config: {path}: leds.brightness: 'max' is not valid (expected 0..1)"]
+
+
+def test_a_missing_track_or_deck_file_is_refused_by_config_as_by_run(run_cli, tmp_path):
+    for key in ("track", "deck"):
+        path = tmp_path / f"{key}.toml"
+        path.write_text(f'[paths]\n{key} = "{tmp_path}/no-{key}.toml"\n')
+        expected = f"{tmp_path}/no-{key}.toml: cannot read file: No such file or directory"
+        shown = run_cli("config", "--config", str(path))
+        assert (shown.returncode, shown.stdout, shown.stderr) == (2, "", f"hotstreak config: {expected}\n")
+        ran = run_cli("run", "--config", str(path), "--hardware", "mock", "--display", "none", "--audio", "none",
+                      "--web", "off", "--db", str(tmp_path / "j.db"), stdin="")
+        assert (ran.returncode, ran.stderr) == (2, f"hotstreak run: {expected}\n")

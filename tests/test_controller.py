@@ -1,4 +1,4 @@
-"""The controller with the real table, journal, lights and voice sinks on a fake clock (issue 4)."""
+"""The controller with the real table, journal, lights and voice sinks on a fake clock."""
 
 import pytest
 

@@ -86,3 +86,73 @@ def test_no_desktop_display_is_one_log_line_and_a_status_note(tmp_path, monkeypa
         assert status["screen"].startswith("not working, headless")
     finally:
         kiosk.close()
+
+
+def _press(pygame, *keys: int) -> None:
+    for key in keys:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key))
+
+
+@pytest.fixture
+def window_on_sdl_dummy(monkeypatch):
+    """A ``window`` display opened on SDL's dummy driver (a desktop session as far as the code can tell)."""
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("DISPLAY", ":0")
+    return pygame
+
+
+def test_esc_closes_a_desktop_window_like_its_close_button(window_on_sdl_dummy):
+    pygame = window_on_sdl_dummy
+    keys: list[str] = []
+    quit_: list[int] = []
+    with open_display("window", size=(320, 240), on_key=keys.append, on_quit=lambda: quit_.append(1)) as display:
+        assert display.name == "window"
+        _press(pygame, pygame.K_u)
+        display.present()
+        assert quit_ == []
+        _press(pygame, pygame.K_ESCAPE)
+        display.present()
+    assert keys == ["u", "escape"] and quit_ == [1]
+
+
+def test_esc_while_a_name_is_typed_cancels_it_and_a_second_esc_closes(window_on_sdl_dummy):
+    from companion.screen.keys import NameEntry
+    pygame = window_on_sdl_dummy
+    entry = NameEntry()
+    quit_: list[int] = []
+    with open_display("window", size=(320, 240), on_key=lambda name: entry.key(name, name, seats=4)[0],
+                      on_quit=lambda: quit_.append(1)) as display:
+        _press(pygame, pygame.K_n, pygame.K_a)
+        display.present()
+        assert entry.view() == (1, 4, "a")
+        _press(pygame, pygame.K_ESCAPE)
+        display.present()
+        assert entry.view() is None and quit_ == []   # the first Esc belonged to the name entry
+        _press(pygame, pygame.K_ESCAPE)
+        display.present()
+    assert quit_ == [1]
+
+
+def test_esc_on_the_dummy_or_console_display_does_not_stop_the_table(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    quit_: list[int] = []
+    with open_display("dummy", size=(320, 240), on_key=lambda name: None, on_quit=lambda: quit_.append(1)) as d:
+        _press(pygame, pygame.K_ESCAPE)
+        d.present()
+    assert quit_ == []
+
+
+def test_esc_in_the_kiosk_window_stops_the_kiosk(window_on_sdl_dummy, tmp_path):
+    from companion.kiosk.config import DEFAULT_TOML, parse_config
+    from companion.kiosk.wiring import build
+    pygame = window_on_sdl_dummy
+    script = tmp_path / "none.txt"
+    script.write_text("")
+    kiosk = build(parse_config(DEFAULT_TOML), mode="mock", db=tmp_path / "j.db", script=script, display="window",
+                  audio="none", web="off")
+    frames = iter(range(200))
+    _press(pygame, pygame.K_ESCAPE)
+    kiosk.run_forever(frame_interval=0.01, until=lambda: next(frames, None) is None)
+    assert kiosk.stop.is_set()

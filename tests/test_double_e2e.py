@@ -1,4 +1,4 @@
-"""The race 3 double through the real scanner pipeline (issue 13): the real `hotstreak run` process reading a
+"""The race 3 double through the real scanner pipeline: the real `hotstreak run` process reading a
 real pseudo-terminal, with the scanner's repeat window (0.8 s, the default config) dropping the same code
 sent twice within it. Codes are written at scanner speed (a few milliseconds apart); only two identical codes
 in a row are spaced past the repeat window, as a Dealer scanning GO twice would be.

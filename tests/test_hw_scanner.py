@@ -1,4 +1,4 @@
-"""The scanner pipeline (DESIGN.md "Scanner input"), reconnect with backoff, the mock, and a real pty."""
+"""The scanner pipeline (frames, AIM prefix, noise, repeats), reconnect with backoff, the mock, and a real pty."""
 
 from __future__ import annotations
 

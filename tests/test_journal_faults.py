@@ -1,4 +1,4 @@
-"""Journal faults (issue 14): a write that fails is a refusal, nothing applied, the kiosk keeps ticking and
+"""Journal faults: a write that fails is a refusal, nothing applied, the kiosk keeps ticking and
 retries; a damaged journal is moved aside at start, never deleted; replay never deletes an input.
 
 Disk full and read-only run on a real small tmpfs when this machine lets the tests mount one; the same sqlite3

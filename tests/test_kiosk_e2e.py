@@ -1,5 +1,5 @@
 """End to end: the real `hotstreak run` process on a real pseudo-terminal, kill -9 and resume, and the systemd
-watchdog (issues 4 and 6). These start real processes, so they wait on real time with deadlines."""
+watchdog. These start real processes, so they wait on real time with deadlines."""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import hotstreak
 
 
@@ -16,10 +18,11 @@ def test_leds_off_mode_from_env_and_count():
     assert r.returncode == 0 and "mock strip of 56 pixels" in r.stdout
 
 
-def test_leds_off_bad_count_is_a_one_line_error():
-    r = hotstreak("leds-off", "--hardware", "mock", "--led-count", "0")
+@pytest.mark.parametrize("count", ["0", "10001", "1000000000"])
+def test_leds_off_count_out_of_range_is_a_one_line_error(count):
+    r = hotstreak("leds-off", "--hardware", "mock", "--led-count", count)
     assert r.returncode == 2
-    assert r.stderr.strip() == "hotstreak leds-off: --led-count 0 must be a positive number of pixels"
+    assert r.stderr == f"hotstreak leds-off: --led-count {count} is out of range (expected 1..10000 pixels)\n"
 
 
 def test_leds_off_on_pi_without_the_library_says_why():

@@ -94,7 +94,7 @@ def test_odds_keep_coming_in_later_passes_of_a_tracked_race():
         sink.close()
 
 
-# ----- issue 12: odds the table can trust -----------------------------------------------------------------
+# ----- odds the table can trust --------------------------------------------------------------------------
 class Recorder:
     """An instant estimator recording each request (known cards, race position, seed)."""
 

@@ -1,5 +1,7 @@
-"""Every case of tests/data/race-cases.jsonl through ``hotstreak simulate --json`` (DESIGN.md contract): the golden
-cases run in process through the command's own code, one test runs the real process for the CLI contract."""
+"""Every case of tests/data/race-cases.jsonl through ``hotstreak simulate --json`` (its JSON contract): placings,
+final state and the whole event stream (tests/data/race-events.jsonl, written by make_race_events.py there). The
+golden cases run in process through the command's own code; one test runs the real process for the CLI
+contract."""
 
 import json
 
@@ -8,27 +10,34 @@ import pytest
 from conftest import hotstreak, hotstreak_in_process, rule_cases
 
 CASES = rule_cases("race-cases.jsonl")
+EVENTS = {case["name"]: case["events"] for case in rule_cases("race-events.jsonl")}
 
 
-def _assert_matches(out: dict, expect: dict) -> None:
+def _assert_matches(out: dict, case: dict) -> None:
+    expect = case["expect"]
     assert out["placings"] == expect["placings"]
     assert out["finished"] == expect["finished"]
     assert out["mascots"] == expect["mascots"]
-    assert isinstance(out["events"], list) and out["events"]
+    assert out["events"] == EVENTS[case["name"]]
+
+
+def test_every_case_has_its_expected_events_and_no_other():
+    assert list(EVENTS) == [case["name"] for case in CASES]
+    assert all(EVENTS.values())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_simulate_json_matches_case(case):
     result = hotstreak_in_process("simulate", "--json", *case["cards"])
     assert result.returncode == 0, result.stderr
-    _assert_matches(json.loads(result.stdout), case["expect"])
+    _assert_matches(json.loads(result.stdout), case)
 
 
 def test_simulate_json_contract_as_a_real_process():
     case = max(CASES, key=lambda c: len(c["cards"]))
     result = hotstreak("simulate", "--json", *case["cards"])
     assert result.returncode == 0, result.stderr
-    _assert_matches(json.loads(result.stdout), case["expect"])
+    _assert_matches(json.loads(result.stdout), case)
 
 
 def test_simulate_reads_stdin_with_comments():

@@ -66,6 +66,11 @@ def test_unreadable_or_invalid_toml_is_one_clear_error(tmp_path):
     broken.write_text("lanes = = 4")
     with pytest.raises(DataFileError, match="not valid TOML"):
         load_track(broken)
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes("# café\n".encode("latin-1"))
+    with pytest.raises(DataFileError) as info:
+        load_deck(latin1)
+    assert str(info.value) == f"{latin1}: not UTF-8 text: byte 0xe9 at offset 5 (expected a TOML file saved as UTF-8)"
 
 
 def test_simulate_uses_a_users_track(tmp_path, run_cli):

@@ -43,6 +43,7 @@ def test_run_track_and_deck_override_the_config(monkeypatch, tmp_path):
         raise SystemExit(0)
 
     monkeypatch.setattr(run_cmd, "build", fake_build)
+    monkeypatch.setattr(run_cmd, "rule_data", lambda cfg: None)  # the files named here need not exist
     (tmp_path / "c.toml").write_text('[paths]\ntrack = "/from/config.toml"\ndeck = "/from/config-deck.toml"\n')
     args = argparse.Namespace(config=str(tmp_path / "c.toml"), hardware="mock", scanner=None, db=":memory:",
                               display="none", audio="none", quiet=True, track="my-track.toml", deck=None)

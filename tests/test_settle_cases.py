@@ -1,4 +1,4 @@
-"""Every case of tests/data/settle-cases.jsonl through ``hotstreak settle`` (DESIGN.md contract), and the
+"""Every case of tests/data/settle-cases.jsonl through ``hotstreak settle`` (its JSON contract), and the
 command's refusals of bad input (one-line message, exit status 2). The cases run in process through the
 command's own code; one test runs the real process for the CLI contract."""
 

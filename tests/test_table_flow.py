@@ -1,4 +1,4 @@
-"""The game as a table lives it (issue 13): the side bet stack, the race 3 double, the variant chosen at new
+"""The game as a table lives it: the side bet stack, the race 3 double, the variant chosen at new
 game, open-variant bets settled by the kiosk, and what `hotstreak status --json` shows of it."""
 
 from __future__ import annotations

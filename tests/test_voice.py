@@ -416,3 +416,25 @@ def test_after_an_undo_nothing_still_waiting_is_said(tmp_path):
     assert ("stop", "") in audio.played and voice.queue.peek() is None
     clock.advance(5.0)
     assert voice.update() is None
+
+
+def test_the_voice_cache_env_wins_over_the_given_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOTSTREAK_VOICE_CACHE", str(tmp_path / "from-env"))
+    cache = VoiceCache(tmp_path / "from-config", run=FakeEspeak())
+    assert cache.render("Hello", "nl").parent.parent == tmp_path / "from-env"
+    monkeypatch.delenv("HOTSTREAK_VOICE_CACHE")
+    assert VoiceCache(tmp_path / "from-config").dir == tmp_path / "from-config"
+
+
+def test_the_kiosk_voice_renders_into_the_voice_cache_env(tmp_path, monkeypatch):
+    from companion.kiosk.config import parse_config
+    from companion.kiosk.wiring import build
+    from companion.voice.sink import VoiceSink
+    monkeypatch.setenv("HOTSTREAK_VOICE_CACHE", str(tmp_path / "voice"))
+    config = parse_config(f'[paths]\ncache = "{tmp_path / "config-cache"}"\n')
+    kiosk = build(config, mode="mock", db=tmp_path / "j.db", display="none", audio="mock", web="off")
+    try:
+        [sink] = [s for s in kiosk.controller.sinks if isinstance(s, VoiceSink)]
+        assert sink.voice.cache.dir == tmp_path / "voice"
+    finally:
+        kiosk.close()

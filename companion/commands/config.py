@@ -1,8 +1,8 @@
 """Print the effective configuration as TOML, defaults included.
 
-The file given with --config (or $HOTSTREAK_CONFIG) is read and validated like `hotstreak run` does
-($HOTSTREAK_HARDWARE overrides its hardware, as for run); every
-setting it leaves out shows its default. Paths are shown resolved; `[colours]` holds the mascot colours as
+The file given with --config (or $HOTSTREAK_CONFIG) is read and validated as `hotstreak run` does, the track
+and deck files it names included ($HOTSTREAK_HARDWARE overrides its hardware, as for run); every setting it
+leaves out shows its default. Paths are shown resolved; `[colours]` holds the mascot colours as
 "#rrggbb". The output is itself a valid config file.
 """
 
@@ -12,7 +12,7 @@ import argparse
 import dataclasses
 import os
 
-from companion.kiosk.config import config_toml, load_config
+from companion.kiosk.config import config_toml, load_config, rule_data
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,5 +26,6 @@ def run(args: argparse.Namespace) -> int:
         if env not in ("auto", "pi", "mock"):
             raise ValueError(f"HOTSTREAK_HARDWARE={env!r} is not valid (expected auto, pi or mock)")
         cfg = dataclasses.replace(cfg, hardware=env)
+    rule_data(cfg)  # a track or deck file that `run` would refuse is refused here too
     print(config_toml(cfg), end="")
     return 0

@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import MAX_LEDS, load_config
 from hardware import LED_BACKENDS, make_strip, resolve_mode
 
 # Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured
@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hardware", choices=["auto", "pi", "mock"], default=None,
                    help="hardware mode (default: $HOTSTREAK_HARDWARE, then the config's hardware, else auto-detect the Pi)")
     p.add_argument("--led-count", type=int, default=None,
-                   help=f"pixels on the strip (default {DEFAULT_OFF_COUNT}; more than the strip has is harmless)")
+                   help=f"pixels on the strip, 1..{MAX_LEDS} (default {DEFAULT_OFF_COUNT}; more than the strip has is "
+                        "harmless)")
     p.add_argument("--config", help="config file (TOML): its LED pin, DMA, order and backend are used")
     p.add_argument("--led-backend", choices=[b for b in LED_BACKENDS if b != "none"], default="auto",
                    help="LED backend (default auto: spidev on a Pi 5, rpi_ws281x on other Pis, mock on a desktop)")
@@ -31,8 +32,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     count = DEFAULT_OFF_COUNT if args.led_count is None else args.led_count
-    if count < 1:
-        raise ValueError(f"--led-count {count} must be a positive number of pixels")
+    if not 1 <= count <= MAX_LEDS:
+        raise ValueError(f"--led-count {count} is out of range (expected 1..{MAX_LEDS} pixels)")
     options: dict[str, object] = {"backend": args.led_backend}
     configured = None
     if args.config or os.environ.get("HOTSTREAK_CONFIG"):

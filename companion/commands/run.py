@@ -13,7 +13,7 @@ import logging
 import sys
 from pathlib import Path
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import load_config, rule_data
 from companion.kiosk.wiring import build, install_signal_handlers
 
 
@@ -38,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     cfg = dataclasses.replace(cfg, track=Path(args.track) if args.track else cfg.track,
                               deck=Path(args.deck) if args.deck else cfg.deck)
+    rule_data(cfg)  # the same check as `hotstreak config`, before any device opens
+    if args.db:
+        check_db_folder(args.db)
     kiosk = build(cfg, mode=args.hardware, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
                   prerender=True, web=getattr(args, "web", None))
@@ -47,6 +50,15 @@ def run(args: argparse.Namespace) -> int:
                                                                  else None)), flush=True)
     kiosk.run_forever()
     return 0
+
+
+def check_db_folder(db: str) -> None:
+    """Refuse a ``--db`` file whose folder does not exist (a typo must not create folders; only the default
+    journal location is created). Raises ValueError naming the folder."""
+    folder = Path(db).parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(f"--db {db}: the folder {folder} {what} (expected a journal file in an existing folder)")
 
 
 def waiting_line(mode: str, port: str | None) -> str:

@@ -12,10 +12,8 @@ import os
 import re
 
 from companion.commands.outpath import output_file
+from companion.kiosk.config import MAX_SIDE
 from companion.screen.model import SCREENS
-
-
-MAX_SIDE = 7680  # an 8K screen
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -14,9 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from companion.colours import COLOURS, hex_colour
+from companion.rules.codes import MAX_PLAYERS, name_problem
+from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import DataFileError
 from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.track import Track, load_track
 from hardware.pins import pin_problems
+
+MAX_LEDS = 10000  # pixels on one strip (leds.count, leds-off --led-count)
+MAX_SIDE = 7680  # pixels on a screen side, an 8K screen (display.width / height, screenshot --size)
 
 DEFAULT_TOML = """\
 hardware = "auto"          # auto | pi | mock  (env HOTSTREAK_HARDWARE overrides)
@@ -209,6 +215,23 @@ def _colour(text: str) -> tuple[int, int, int] | None:
     return None
 
 
+def _names(r: _Reader) -> tuple[str, ...]:
+    """``[players] names``, spaces folded; each bad name is a problem naming its index, the name and the rule."""
+    names = r.get("players.names", list, [], lambda v: len(v) <= MAX_PLAYERS,
+                  f"a list of at most {MAX_PLAYERS} names, one a seat")
+    folded = []
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            r.problems.append(f"players.names[{i}]: {name!r} is not valid (expected a name in quotes)")
+            continue
+        name = " ".join(name.split())
+        if problem := name_problem(name):
+            r.problems.append(f"players.names[{i}]: {name!r} is not valid: {problem}")
+            continue
+        folded.append(name)
+    return tuple(folded)
+
+
 def parse_config(text: str, source: str = "config") -> Config:
     """Parse and validate config TOML text. Raises ConfigError listing every problem with its key path."""
     try:
@@ -235,7 +258,7 @@ def parse_config(text: str, source: str = "config") -> Config:
     hardware = r.get("hardware", str, "auto", lambda v: v in ("auto", "pi", "mock"), "auto, pi or mock")
     language = r.get("language", str, "en", lambda v: v in ("en", "nl", "es"), "en, nl or es")
     pos = lambda v: v > 0  # noqa: E731
-    count = r.get("leds.count", int, defaults["leds"]["count"], lambda v: 1 <= v <= 10000, "1..10000")
+    count = r.get("leds.count", int, defaults["leds"]["count"], lambda v: 1 <= v <= MAX_LEDS, f"1..{MAX_LEDS}")
     pps = r.get("leds.pixels_per_space", int, defaults["leds"]["pixels_per_space"], lambda v: 1 <= v <= 50, "1..50")
     lane_list = r.get("leds.lanes", list, defaults["leds"]["lanes"])
     lanes: list[LaneSegment] = []
@@ -285,15 +308,13 @@ def parse_config(text: str, source: str = "config") -> Config:
         lanes=tuple(lanes),
         colours=colours,
         fullscreen=r.get("display.fullscreen", bool, True),
-        width=r.get("display.width", int, 0, lambda v: v >= 0, "0 or a width in pixels"),
-        height=r.get("display.height", int, 0, lambda v: v >= 0, "0 or a height in pixels"),
+        width=r.get("display.width", int, 0, lambda v: 0 <= v <= MAX_SIDE, f"0 or a width in pixels up to {MAX_SIDE}"),
+        height=r.get("display.height", int, 0, lambda v: 0 <= v <= MAX_SIDE,
+                     f"0 or a height in pixels up to {MAX_SIDE}"),
         voice=r.get("audio.voice", bool, True),
         effects=r.get("audio.effects", bool, True),
         variant=r.get("game.variant", str, "standard", lambda v: v in ("standard", "open"), "standard or open"),
-        names=tuple(" ".join(n.split()) for n in r.get(
-            "players.names", list, [], lambda v: len(v) <= 12 and all(
-                isinstance(n, str) and len(n) <= 16 and n.isprintable() for n in v),
-            "a list of at most 12 names of 0-16 printable characters")),
+        names=_names(r),
         web_enabled=r.get("web.enabled", (bool, str), "auto", lambda v: v in (True, False, "auto"),
                           "auto, true or false"),
         web_host=r.get("web.host", str, "", lambda v: " " not in v, "an address such as 0.0.0.0, or \"\""),
@@ -325,7 +346,17 @@ def load_config(path: str | Path | None = None) -> Config:
         text = Path(path).read_text("utf-8")
     except OSError as exc:
         raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(str(path), [f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start} "
+                                      "(expected a TOML file saved as UTF-8)"]) from None
     return parse_config(text, str(path))
+
+
+def rule_data(cfg: Config) -> tuple[Track, Deck]:
+    """The track and deck the config names (``paths.track``, ``paths.deck``; the packaged ones when empty),
+    loaded and validated: the one check ``hotstreak config`` and ``hotstreak run`` share. Raises DataFileError
+    naming the file and each problem (a missing file included)."""
+    return load_track(cfg.track), load_deck(cfg.deck)
 
 
 # ----- the effective configuration as TOML (``hotstreak config``) ------------------------------------------

@@ -8,7 +8,7 @@
 >>> [i for i, p in enumerate(frame) if p != (0, 0, 0)]   # every mascot on space 3 of its lane
 [2, 16, 30, 44]
 
-What a frame shows (issue 4 "Lights", issue 12 "state is a pattern"; docs/rules.md 3-5 for the states). Every
+What a frame shows (docs/rules.md sections 3-5 for the states). Every
 state is a pattern as well as a colour, so it reads without telling colours apart:
 
 - each racing mascot in its colour on the pixels of the space it must stand on (its current lane);

@@ -1,4 +1,4 @@
-"""Barcode texts the scanner can send, parsed into typed inputs (docs/rules.md section 2; DESIGN.md).
+"""Barcode texts the scanner can send, parsed into typed inputs (docs/rules.md section 8; card labels in section 2).
 
 - race cards: label codes ``HS01``..``HS53`` (through the deck data)
 - controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``; the variant of a new game,
@@ -116,11 +116,23 @@ def _seat_name(text: str, m: re.Match[str]) -> SeatNameCode:
     seat, name = int(m.group(1)), " ".join(m.group(2).split())
     if not 1 <= seat <= MAX_PLAYERS:
         raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
-    if len(name) > NAME_LENGTH or not name.isprintable():
-        raise InvalidCodeError(f"{text!r}: a name is 0-{NAME_LENGTH} printable characters (got {len(name)})")
-    if name and _looks_like_a_code(name):
-        raise InvalidCodeError(f"{text!r}: {name!r} reads as a scan code (expected a name, not a code)")
+    if problem := name_problem(name):
+        raise InvalidCodeError(f"{text!r}: {problem}")
     return SeatNameCode(seat, name)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (spaces already folded) cannot be a seat name, as a phrase naming the rule (e.g. ``"a name
+    is 0-16 printable characters (got 17)"``); None for a good name. The same rule for a typed name, a name
+    from a phone and the config's ``[players] names``."""
+    if len(name) > NAME_LENGTH:
+        return f"a name is 0-{NAME_LENGTH} printable characters (got {len(name)})"
+    if not name.isprintable():
+        bad = next(c for c in name if not c.isprintable())
+        return f"a name is 0-{NAME_LENGTH} printable characters (got {bad!r})"
+    if name and _looks_like_a_code(name):
+        return f"{name!r} reads as a scan code (expected a name, not a code)"
+    return None
 
 
 def _looks_like_a_code(name: str) -> bool:

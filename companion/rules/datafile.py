@@ -24,6 +24,9 @@ def read_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
             text = Path(path).read_text("utf-8")
         except OSError as exc:
             raise DataFileError(source, [f"cannot read file: {exc.strerror or exc}"]) from None
+        except UnicodeDecodeError as exc:
+            raise DataFileError(source, [f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset "
+                                         f"{exc.start} (expected a TOML file saved as UTF-8)"]) from None
     try:
         return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:

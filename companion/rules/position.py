@@ -1,4 +1,4 @@
-"""The one-line race position string (STYLE.md example 2): writing it and reading it back.
+"""The one-line race position string : writing it and reading it back.
 
 ``G1.3 H2.6ft Dk4 M=1 fold:1 pass:2 rev:4 cards:HS04,HS15``: a racing mascot is its letter, lane ``.`` space,
 ``f`` if fallen and ``t`` if turned around; a placed one is its letter, how it left (``=`` crossed the line,

@@ -4,7 +4,9 @@ Pure (no pygame): feed :meth:`NameEntry.key` each key press as pygame names it (
 ``"return"``, ``"backspace"``, ``"tab"``, ``"escape"``) with the character it typed (``event.unicode``). Enter
 gives the input to submit to the controller, ``HS-NAME-<seat>:<name>``, journaled like a scan
 (``companion.rules.codes.SeatNameCode``). While a name is being typed every key belongs to the entry, so
-``u`` and ``g`` type letters instead of pressing undo and go.
+``u`` and ``g`` type letters instead of pressing undo and go. Esc cancels the name being typed (the entry
+takes it); with no name being typed the entry does not take Esc, and the desktop window closes
+(``hardware.display``): so while typing, a first Esc cancels and a second one closes.
 
 >>> entry = NameEntry()
 >>> [entry.key(k, t, seats=4) for k, t in [("n", "n"), ("a", "A"), ("n", "n"), ("n", "n")]][-1]

@@ -169,7 +169,7 @@ def sidebet_labels() -> list[Label]:
 
 
 def control_labels() -> list[Label]:
-    """The control sheet: HS-NEW, HS-PLAYERS-2..12, HS-GO, HS-UNDO with big captions (DESIGN.md)."""
+    """The control sheet: HS-NEW, HS-PLAYERS-2..12, HS-GO, HS-UNDO with big captions (docs/rules.md section 8)."""
     labels = []
     for code in control_codes():
         ctl = parse_code(code)

@@ -58,7 +58,9 @@ every fixed line of one language is about 25 MB)."""
 class VoiceCache:
     """Renders text to WAV files with espeak-ng, once per (voice, speed, text).
 
-    ``cache_dir``: where the WAVs go (default :func:`default_cache_dir`). ``speed``: words per minute.
+    ``cache_dir``: where the WAVs go (the kiosk passes the config's cache folder + ``voice``; default
+    :func:`default_cache_dir`); ``$HOTSTREAK_VOICE_CACHE``, when set, wins over both, as the environment wins
+    over the config elsewhere. ``speed``: words per minute.
     ``max_bytes``: size cap of the folder; after a render the least recently used WAVs go first (None: no cap).
     ``run``: a subprocess.run-like runner (tests pass a fake); by default espeak-ng runs as a child process that
     :meth:`stop` kills at once.
@@ -67,7 +69,8 @@ class VoiceCache:
     def __init__(self, cache_dir: str | Path | None = None, espeak: str = "espeak-ng", speed: int = 175,
                  run: Callable[..., subprocess.CompletedProcess] | None = None,
                  max_bytes: int | None = CACHE_CAP_BYTES):
-        self.dir = Path(cache_dir) if cache_dir else default_cache_dir()
+        from_env = os.environ.get("HOTSTREAK_VOICE_CACHE")
+        self.dir = Path(from_env) if from_env else Path(cache_dir) if cache_dir else default_cache_dir()
         self.espeak = espeak
         self.speed = speed
         self.max_bytes = max_bytes

@@ -71,7 +71,7 @@ def leave_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, 
 
 def bet_texts(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes,
               claims: Mapping[int, int]) -> list[str]:
-    """An open-variant bet (RULES.md 7): ``{"seat", "token", "mascot", "answer": "yes"|"no", "double":
+    """An open-variant bet (docs/rules.md section 7): ``{"seat", "token", "mascot", "answer": "yes"|"no", "double":
     "mascot"|"side"|null}`` -> the bet inputs that change the seat's bet (:func:`open_bet_inputs`; the seat's
     current bet is in ``view``). Only the seat's owner, only in the open variant while betting is open, a
     double only in the double race. Raises WebRefusal."""

@@ -14,8 +14,8 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
      "standings": [{"seat", "place", "money", "line"}], "call": [line, ...], "notice": str | None}
 
 A ticket is ``{"ticket": "hurley-top", "side": "risky", "double": bool, "ev": float | None, "paid": int |
-None}``: ``ev`` is what it pays on average with the current odds (RULES.md 6; None when not known yet),
-``paid`` what it paid once the race is over. An open-variant bet (RULES.md 7) is ``{"mascot" | None, "answer":
+None}``: ``ev`` is what it pays on average with the current odds (docs/rules.md section 6; None when not known yet),
+``paid`` what it paid once the race is over. An open-variant bet (docs/rules.md 7) is ``{"mascot" | None, "answer":
 "yes"|"no"|None, "double": "mascot"|"side"|None, "ev"}`` with ``ev`` the expected share of the place pots
 with the bets as they stand (plus the side pot share once the side bet's answer is known).
 """
