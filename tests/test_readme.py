@@ -87,6 +87,20 @@ def test_every_relative_link_resolves_to_a_file_in_the_repository(page):
         resolved = (page.parent / target).resolve()
         assert resolved.is_relative_to(ROOT.resolve()), f"{page.name}: {target} leaves the repository"
         assert resolved.is_file(), f"{page.name}: {target} is not a file of the repository"
+    for target in targets:  # a #section of a markdown page must be one of its headings
+        if re.match(r"[a-z]+:", target) or "#" not in target:
+            continue
+        file, anchor = target.split("#", 1)
+        linked = (page.parent / file).resolve() if file else page
+        if linked.suffix == ".md":
+            assert anchor in anchors(linked), f"{page.name}: {target} names no heading of {linked.name}"
+
+
+def anchors(page: Path) -> set[str]:
+    """The #anchors GitHub gives the headings of a markdown page (lower case, punctuation dropped, - for space)."""
+    text = re.sub(r"(?ms)^```.*?^```$", "", page.read_text())
+    return {re.sub(r"[^\w\- ]", "", heading.replace("`", "").strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"(?m)^#{1,6} (.+)$", text)}
 
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".hypothesis",
@@ -191,3 +205,9 @@ def test_the_config_reference_holds_what_hotstreak_config_prints(monkeypatch):
         assert Path(printed["paths"].pop(key)).is_absolute()
         assert documented["paths"].pop(key) == ""
     assert printed == documented
+
+
+def test_heading_anchors_are_the_ones_github_makes():
+    pi = anchors(DOCS / "pi.md")
+    assert {"which-scanner", "the-services-sandbox-line-by-line", "hotstreak-doctor"} <= pi
+    assert "Which scanner?" not in pi
