@@ -1,11 +1,13 @@
-"""The README tells the truth: its two set-up commands are the ones CI runs, it links the project's own rules
-document and nothing outside the repository, its figures agree with the files they describe, and every option
-of `run` and `odds` is documented."""
+"""The README and docs/ tell the truth: the README's two set-up commands are the ones CI runs, it stays short
+and lists every command with all its options, every relative link resolves, nothing in the repository names a
+place outside it, and the figures in docs/ agree with the files and code they describe."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,12 @@ from companion.cli import build_parser
 from conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
+DOCS = ROOT / "docs"
+MARKDOWN = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+
+
+def doc(name: str) -> str:
+    return (DOCS / name).read_text()
 
 
 def setup_command(name: str) -> str:
@@ -23,6 +31,17 @@ def setup_command(name: str) -> str:
     lines = block.group(1).strip().splitlines()
     assert len(lines) == 1, lines
     return lines[0]
+
+
+def subcommands() -> dict:
+    """Each `hotstreak` subcommand's argparse parser, by name."""
+    parser = build_parser()
+    return next(a for a in parser._actions if a.dest == "command").choices
+
+
+def long_options(sub) -> list[str]:
+    return [option for action in sub._actions for option in action.option_strings
+            if option.startswith("--") and option != "--help"]
 
 
 def test_exactly_two_set_up_commands_demo_and_tests():
@@ -50,16 +69,78 @@ def test_ci_runs_the_readme_test_command():
     assert 'eval "$command"' in script and "command=$(readme_command test)" in script
 
 
-def test_readme_stays_inside_the_repository_and_links_the_rules_document():
-    outside = "/".join(("..", "shared"))  # spelled in parts: no file in tests/ names that folder literally
-    assert outside not in README and "".join(("RULES", ".md")) not in README  # nor that file
+def test_readme_is_for_the_table_at_most_250_lines():
+    assert len(README.splitlines()) <= 250
+
+
+def test_readme_links_the_rules_document():
     assert "[docs/rules.md](docs/rules.md)" in README
-    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", README):  # relative links and images
-        assert (ROOT / target).exists(), target
+
+
+@pytest.mark.parametrize("page", MARKDOWN, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_resolves_to_a_file_in_the_repository(page):
+    text = re.sub(r"(?ms)^```.*?^```$", "", page.read_text())  # links, not code
+    targets = re.findall(r"\]\(([^)\s]+)\)", text)  # [text](target) and ![alt](target)
+    relative = [t.split("#", 1)[0] for t in targets if not re.match(r"[a-z]+:|#", t)]
+    assert relative or page.name in ("rules.md",), f"{page.name} links nothing"
+    for target in relative:
+        resolved = (page.parent / target).resolve()
+        assert resolved.is_relative_to(ROOT.resolve()), f"{page.name}: {target} leaves the repository"
+        assert resolved.is_file(), f"{page.name}: {target} is not a file of the repository"
+    for target in targets:  # a #section of a markdown page must be one of its headings
+        if re.match(r"[a-z]+:", target) or "#" not in target:
+            continue
+        file, anchor = target.split("#", 1)
+        linked = (page.parent / file).resolve() if file else page
+        if linked.suffix == ".md":
+            assert anchor in anchors(linked), f"{page.name}: {target} names no heading of {linked.name}"
+
+
+def anchors(page: Path) -> set[str]:
+    """The #anchors GitHub gives the headings of a markdown page (lower case, punctuation dropped, - for space)."""
+    text = re.sub(r"(?ms)^```.*?^```$", "", page.read_text())
+    return {re.sub(r"[^\w\- ]", "", heading.replace("`", "").strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"(?m)^#{1,6} (.+)$", text)}
+
+
+SKIPPED_DIRS = {".git", ".venv", "venv", "__pycache__", ".mypy_cache", ".pytest_cache", ".hypothesis",
+                "build", "dist", "node_modules"}
+
+
+def repository_text_files():
+    """Every text file of the checkout (not the venv, caches or build output), as (relative path, text)."""
+    for path in sorted(ROOT.rglob("*")):
+        parts = path.relative_to(ROOT).parts
+        if any(p in SKIPPED_DIRS or p.endswith(".egg-info") for p in parts) or not path.is_file():
+            continue
+        try:
+            yield path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # pictures, sounds, PDFs
+
+
+# Spelled in parts, so this file does not name them itself.
+OUTSIDE = re.compile("|".join([re.escape("/".join(("..", "shared"))), re.escape("DESIGN" + ".md"),
+                               re.escape("RULES" + ".md"), r"(?i:\bissue" + r" #?[1-9][0-9]?\b)"]))
+
+
+def test_no_file_of_the_repository_names_a_place_outside_it():
+    """The repository must stand alone: no file points at the folder or documents a clone does not have."""
+    offending = [f"{name}: {match.group(0)!r}" for name, text in repository_text_files()
+                 for match in [OUTSIDE.search(text)] if match]
+    assert offending == []
+
+
+def test_the_outside_names_check_finds_what_it_looks_for():
+    for text in ("see " + "DESIGN" + ".md", "RULES" + ".md section 4", "../" + "shared/cases",
+                 "(issue" + " 12)", "Issue" + " 4:", "issue" + " #7"):
+        assert OUTSIDE.search(text), text
+    for text in ("docs/rules.md", "issue 100", "tissue 12", "an issue with 3 cards"):
+        assert not OUTSIDE.search(text), text
 
 
 def test_rules_document_names_every_data_file_and_side_bet():
-    rules = (ROOT / "docs" / "rules.md").read_text()
+    rules = doc("rules.md")
     for name in ("track.toml", "deck.toml", "tickets.toml", "sidebets.toml", "game.toml"):
         assert name in rules
     from companion.rules.sidebets import load_side_bets
@@ -71,28 +152,62 @@ def test_spidev_bufsiz_agrees_with_the_install_script():
     script = (ROOT / "systemd" / "install.sh").read_text()
     installed = set(re.findall(r"spidev\.bufsiz=(\d+)", script))
     assert len(installed) == 1
-    assert set(re.findall(r"spidev\.bufsiz=(\d+)", README)) == installed
+    assert set(re.findall(r"spidev\.bufsiz=(\d+)", doc("pi.md"))) == installed
 
 
 def test_led_wiring_text_uses_the_config_keys():
     from companion.kiosk.config import DEFAULT_TOML
     assert "pixels_per_space" in DEFAULT_TOML and "lanes" in DEFAULT_TOML
-    assert "`pixels_per_space`" in README and "`[leds] lanes`" in README
-    assert "`per_space`" not in README and "`segments`" not in README
+    pi = doc("pi.md")
+    assert "`pixels_per_space`" in pi and "`[leds] lanes`" in pi
+    for text in (pi, doc("config.md"), README):
+        assert "`per_space`" not in text and "`segments`" not in text
 
 
-@pytest.mark.parametrize("command", ["run", "odds", "simulate"])
-def test_every_option_of_the_command_is_in_the_readme(command):
-    parser = build_parser(command)
-    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
-    for action in sub._actions:
-        for option in action.option_strings:
-            if option.startswith("--") and option != "--help":
-                assert option in README, f"hotstreak {command} {option} is not in README.md"
+@pytest.mark.parametrize("command", sorted(subcommands()))
+def test_the_readme_lists_the_command_with_every_option(command):
+    lines = [line for line in README.splitlines() if line.startswith(f"- `hotstreak {command} ")
+             or line.startswith(f"- `hotstreak {command}`")]
+    assert len(lines) == 1, f"README.md has no line (or several) for hotstreak {command}"
+    for option in long_options(subcommands()[command]):
+        assert re.search(re.escape(option) + r"\b", lines[0]), f"hotstreak {command} {option} is not on its README line"
+
+
+@pytest.mark.parametrize("command", sorted(subcommands()))
+def test_the_command_reference_documents_every_option(command):
+    sections = re.split(r"(?m)^## ", doc("cli.md"))
+    section = next((s for s in sections if s.startswith(f"`hotstreak {command}`")), None)
+    assert section, f"docs/cli.md has no section '## `hotstreak {command}`'"
+    for option in long_options(subcommands()[command]):
+        assert re.search(re.escape(option) + r"\b", section), f"hotstreak {command} {option} is not in docs/cli.md"
+
+
+def config_reference() -> str:
+    text = doc("config.md")
+    start = text.index("with what each key means:\n\n```toml\n")
+    return text[start:].split("```toml\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_config_reference_is_the_programs_own_defaults():
     from companion.kiosk.config import DEFAULT_TOML
-    start = README.index("The full reference with the defaults:\n\n```toml\n")
-    block = README[start:].split("```toml\n", 1)[1].split("```", 1)[0]
-    assert block == DEFAULT_TOML.rstrip("\n") + "\n"
+    assert config_reference() == DEFAULT_TOML.rstrip("\n") + "\n"
+
+
+def test_the_config_reference_holds_what_hotstreak_config_prints(monkeypatch):
+    """The same keys and values as `hotstreak config` prints, but for the two paths it prints resolved."""
+    from conftest import hotstreak_in_process
+    for name in ("HOTSTREAK_CONFIG", "HOTSTREAK_HARDWARE"):
+        monkeypatch.delenv(name, raising=False)
+    result = hotstreak_in_process("config")
+    assert result.returncode == 0, result.stderr
+    printed, documented = tomllib.loads(result.stdout), tomllib.loads(config_reference())
+    for key in ("journal", "cache"):
+        assert Path(printed["paths"].pop(key)).is_absolute()
+        assert documented["paths"].pop(key) == ""
+    assert printed == documented
+
+
+def test_heading_anchors_are_the_ones_github_makes():
+    pi = anchors(DOCS / "pi.md")
+    assert {"which-scanner", "the-services-sandbox-line-by-line", "hotstreak-doctor"} <= pi
+    assert "Which scanner?" not in pi
