@@ -16,7 +16,7 @@ import random
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, TypedDict
+from typing import Callable, Iterable
 
 from companion.call.caller import ESSENTIAL, Caller
 from companion.rules import events as ev
@@ -27,15 +27,6 @@ SEED = 2026
 
 FRAME = 0.01
 """Seconds between two :meth:`Voice.update` calls of the simulation (the kiosk runs at 30 frames a second)."""
-
-
-class SaidDict(TypedDict):
-    """JSON form of a :class:`Said`: times in seconds, rounded to milliseconds."""
-
-    card: int
-    text: str
-    start: float
-    end: float
 
 
 @dataclass(frozen=True)
@@ -50,7 +41,8 @@ class Said:
     covers: tuple[int, ...] = ()
     cut: bool = False
 
-    def to_dict(self) -> SaidDict:
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: ``{"card": n, "text": line, "start": s, "end": s}``, seconds rounded to milliseconds."""
         return {"card": self.card, "text": self.text, "start": round(self.start, 3), "end": round(self.end, 3)}
 
 
