@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from companion.lights.lanemap import LaneMap
-from hardware.leds import Pixel, scale
+from hardware.device import Pixel
+from hardware.leds import scale
 from companion.colours import COLOURS
 from companion.rules.events import (Collided, Event, Fell, Finished, Folded, KnockedOut, Moved, OutOfBounds,
                                     Revealed, Status, Swerved)
@@ -224,16 +225,20 @@ class Effects:
             if e.kind == "move":
                 _pulse(frame, e, state, track, lane_map, colours, t)
             elif e.kind == "collision" and blink_on:
+                assert e.lane is not None and e.space is not None, "a collision has a lane and a space"
                 _paint(frame, lane_map.pixels_for(e.lane, e.space), WHITE)
             elif e.kind == "fell" and blink_on:
+                assert e.mascot is not None, "a fall has a mascot"
                 ms = state.of(e.mascot)
                 if ms.status is Status.RACING:
                     _paint(frame, lane_map.pixels_for(ms.lane, ms.space), WHITE)
             elif e.kind == "dq" and blink_on:
+                assert e.mascot is not None, "a DQ has a mascot"
                 lane = e.lane if e.lane is not None else state.of(e.mascot).lane
                 lane = min(max(lane, 1), track.lanes)  # off the side: flash the lane it left
                 _paint(frame, lane_map.lane_pixels(lane), RED)
             elif e.kind == "finish":
+                assert e.mascot is not None, "a finish has a mascot"
                 ms = state.of(e.mascot)
                 pixels = lane_map.lane_pixels(ms.lane)
                 head = int(e.progress(now) * len(pixels) * 1.5)  # the head runs off the end before expiry
@@ -251,6 +256,7 @@ def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_m
            colours: Mapping[Mascot, Pixel], t: float) -> None:
     """A light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fading tail; it
     skips spaces where another racing mascot stands or that are off the track (under the mat, past the end)."""
+    assert e.mascot is not None, "a move has a mascot"
     if state.of(e.mascot).status is not Status.RACING:
         return  # finished or out: the finish sweep or the red flash says so
     edge = track.back_edge(state.folds)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence, TypeAlias, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from companion.rules.cards import Act, Card
 from companion.rules.events import Exit, Status
@@ -38,6 +39,16 @@ _STATUS_CODE = {v: k for k, v in STATUS_OF.items()}
 _EXIT_CODE = {v: k for k, v in EXIT_OF.items()}
 _INT = np.int16
 
+IntArray: TypeAlias = NDArray[np.integer[Any]]
+"""Integer array: race indices, mascot indices, card ids, codes, lanes, spaces, places."""
+BoolArray: TypeAlias = NDArray[np.bool_]
+"""Bool array: masks over races or over (race, mascot) cells."""
+FloatArray: TypeAlias = NDArray[np.floating[Any]]
+"""Float array: weights, counts and probabilities."""
+_S = TypeVar("_S", bound=np.generic)
+RowState: TypeAlias = tuple[Status, int | None, Exit | None, int | None, int | None, bool | None, int | None]
+"""One mascot of :meth:`Batch.row_state`: ``(status, place, exit, lane, space, fallen, facing)``."""
+
 
 @dataclass(frozen=True, eq=False)
 class CardTable:
@@ -45,9 +56,9 @@ class CardTable:
     action code and signed move amount (NOP pads shorter cards). Shapes ``(C,)`` and ``(C, A)``."""
 
     cards: tuple[Card, ...]
-    who: np.ndarray
-    act: np.ndarray
-    amt: np.ndarray
+    who: IntArray
+    act: IntArray
+    amt: IntArray
 
     @classmethod
     def of(cls, cards: Sequence[Card]) -> "CardTable":
@@ -73,9 +84,9 @@ class Geometry:
 
     track: Track
     edges: tuple[int, ...]
-    star_fwd: np.ndarray
-    star_green: np.ndarray
-    star_back: np.ndarray
+    star_fwd: IntArray
+    star_green: IntArray
+    star_back: IntArray
 
     @property
     def per_pass(self) -> int:
@@ -93,7 +104,7 @@ def geometry(track: Track) -> Geometry:
     stars = sorted(track.stars)
     edges = tuple(track.back_edge(f) for f in range(len(track.fold_lines) + 1))
 
-    def fwd(limit: int) -> np.ndarray:
+    def fwd(limit: int) -> IntArray:
         return np.array([min([t for t in stars if s < t <= limit], default=0) for s in range(size)], dtype=_INT)
 
     back = np.array([[max([t for t in stars if e <= t < s], default=0) for s in range(size)] for e in edges],
@@ -105,8 +116,9 @@ class Batch:
     """``n`` races in lockstep (see the module docstring). Arrays are public for reading; change them only
     through :func:`reveal` and :meth:`force_end`."""
 
-    def __init__(self, geo: Geometry, lane, space, fallen, facing, status, place, exit_, group, lo, hi,
-                 folds: int, pass_no: int, revealed: int):
+    def __init__(self, geo: Geometry, lane: IntArray, space: IntArray, fallen: BoolArray, facing: IntArray,
+                 status: IntArray, place: IntArray, exit_: IntArray, group: IntArray, lo: IntArray, hi: IntArray,
+                 folds: int, pass_no: int, revealed: int) -> None:
         self.geo = geo
         self.lane, self.space, self.fallen, self.facing = lane, space, fallen, facing
         self.status, self.place, self.exit, self.group = status, place, exit_, group
@@ -120,7 +132,7 @@ class Batch:
         st = race.state
         rows = st.mascots
 
-        def col(values, dtype=_INT) -> np.ndarray:
+        def col(values: Sequence[int | bool], dtype: DTypeLike = _INT) -> NDArray[Any]:
             return np.tile(np.array(values, dtype=dtype), (n, 1))
 
         finished = sum(s.status is Status.FINISHED for s in rows)
@@ -142,17 +154,17 @@ class Batch:
         """The first space still on the track (docs/rules.md 4)."""
         return self.geo.edges[self.folds]
 
-    def running(self) -> np.ndarray:
+    def running(self) -> BoolArray:
         """Bool ``(n,)``: the races not yet over (some mascot still racing)."""
         return _any(self.status == RACING)
 
-    def take(self, rows: np.ndarray) -> "Batch":
+    def take(self, rows: IntArray | BoolArray) -> "Batch":
         """A new batch of the races ``rows`` (indices or a bool mask), in that order."""
         if rows.dtype == bool:
             rows = np.flatnonzero(rows)
-        return Batch(self.geo, *(a.take(rows, axis=0) for a in (self.lane, self.space, self.fallen, self.facing,
-                                                              self.status, self.place, self.exit, self.group,
-                                                              self.lo, self.hi)),
+        return Batch(self.geo, _rows(self.lane, rows), _rows(self.space, rows), _rows(self.fallen, rows),
+                     _rows(self.facing, rows), _rows(self.status, rows), _rows(self.place, rows),
+                     _rows(self.exit, rows), _rows(self.group, rows), _rows(self.lo, rows), _rows(self.hi, rows),
                      self.folds, self.pass_no, self.revealed)
 
     def force_end(self) -> int:
@@ -162,10 +174,10 @@ class Batch:
         _check_end(self, ix, force=True)
         return len(ix)
 
-    def row_state(self, i: int) -> list[tuple]:
+    def row_state(self, i: int) -> list[RowState]:
         """Race ``i`` as one tuple per mascot ``(status, place, exit, lane, space, fallen, facing)`` with
         engine enums; lane/space/fallen/facing are None unless racing (for comparing with the pure engine)."""
-        out = []
+        out: list[RowState] = []
         for j in range(M):
             st = int(self.status[i, j])
             racing = st == RACING
@@ -175,9 +187,9 @@ class Batch:
         return out
 
 
-def race_row_state(race: Race) -> list[tuple]:
+def race_row_state(race: Race) -> list[RowState]:
     """The pure engine's state in the form of :meth:`Batch.row_state`."""
-    out = []
+    out: list[RowState] = []
     for s in race.state.mascots:
         racing = s.status is Status.RACING
         out.append((s.status, s.place, s.exit, s.lane if racing else None, s.space if racing else None,
@@ -195,36 +207,37 @@ _WIDE = {np.dtype(_INT): np.int64, np.dtype(bool): np.uint32}
 _LOWER = np.tri(M, M, -1, dtype=bool).T  # _LOWER[i, j]: i < j
 
 
-def _rows(a: np.ndarray, ix: np.ndarray) -> np.ndarray:
+def _rows(a: NDArray[_S], ix: IntArray | BoolArray) -> NDArray[_S]:
     return a.take(ix, axis=0)
 
 
-def _set_rows(a: np.ndarray, ix: np.ndarray, values: np.ndarray) -> None:
+def _set_rows(a: NDArray[Any], ix: IntArray, values: ArrayLike) -> None:
     wide = _WIDE[a.dtype]
     a.view(wide).ravel()[ix] = np.ascontiguousarray(values, dtype=a.dtype).view(wide).ravel()
 
 
-def _get(a: np.ndarray, cell: np.ndarray) -> np.ndarray:
+def _get(a: NDArray[_S], cell: IntArray) -> NDArray[_S]:
     return a.ravel().take(cell)
 
 
-def _put(a: np.ndarray, cell: np.ndarray, values) -> None:
+def _put(a: NDArray[Any], cell: IntArray, values: ArrayLike) -> None:
     a.ravel()[cell] = values
 
 
-def _any(mask: np.ndarray) -> np.ndarray:
+def _any(mask: BoolArray) -> BoolArray:
     """Row-wise any of a bool ``(k, 4)`` mask, shape ``(k,)``."""
-    return np.ascontiguousarray(mask).view(np.uint32).ravel() != 0
+    out: BoolArray = np.ascontiguousarray(mask).view(np.uint32).ravel() != 0
+    return out
 
 
-def _count(mask: np.ndarray) -> np.ndarray:
+def _count(mask: BoolArray) -> IntArray:
     """Row-wise count of a bool ``(k, 4)`` mask: the byte sum of each packed 32-bit word."""
     return ((np.ascontiguousarray(mask).view(np.uint32).ravel() * np.uint32(0x01010101)) >> 24).astype(_INT)
 
 
 
 # ----- podium (docs/rules.md 5) --------------------------------------------------------------------------------
-def _dq(b: Batch, ix: np.ndarray, mask: np.ndarray, exit_code: int) -> None:
+def _dq(b: Batch, ix: IntArray, mask: BoolArray, exit_code: int) -> None:
     """DQ ``mask[r]`` (bool ``(len(ix), 4)``) of race ``ix[r]`` at the same time: they take the worst open
     places together, each paid as the worst."""
     k = _count(mask)
@@ -242,14 +255,14 @@ def _dq(b: Batch, ix: np.ndarray, mask: np.ndarray, exit_code: int) -> None:
     _check_end(b, ix)
 
 
-def _dq_one(b: Batch, ix: np.ndarray, w: np.ndarray, exit_code: int) -> None:
+def _dq_one(b: Batch, ix: IntArray, w: IntArray, exit_code: int) -> None:
     if len(ix):
         mask = np.zeros((len(ix), M), dtype=bool)
         _put(mask, np.arange(len(ix)) * M + w, True)
         _dq(b, ix, mask, exit_code)
 
 
-def _finish(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
+def _finish(b: Batch, ix: IntArray, w: IntArray) -> None:
     """Mascot ``w`` of race ``ix`` crossed the line: the best open place."""
     if not len(ix):
         return
@@ -263,7 +276,7 @@ def _finish(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
     _check_end(b, ix)
 
 
-def _check_end(b: Batch, ix: np.ndarray, force: bool = False) -> None:
+def _check_end(b: Batch, ix: IntArray, force: bool = False) -> None:
     """End races with enough mascots finished or DQ (every race of ``ix`` with ``force``); the racing
     mascots take the open places by space, ties in mascot order (as the pure engine's stable sort)."""
     nr = b.hi.take(ix) - b.lo.take(ix) + 1  # the open places: one per racing mascot

@@ -17,20 +17,30 @@ tests replay random card sequences through both and compare final states).
 
 from __future__ import annotations
 
+from typing import Callable, TypeAlias
+
 import numpy as np
 
 from companion.odds.batch import (  # noqa: F401 - re-exported: the core's public names
     DQ, EXIT_OF, FINISHED, GREEN, LEFT, M, MOVE, NOP, RACING, RECOVER, RIGHT, STAR, STATUS_OF, TURN, FALL,
-    CROSSED, KNOCKOUT, LAST_STANDING, NO_EXIT, OUT_OF_BOUNDS, Batch, CardTable, Geometry, geometry, race_row_state,
+    CROSSED, KNOCKOUT, LAST_STANDING, NO_EXIT, OUT_OF_BOUNDS, Batch, BoolArray, CardTable, Geometry, IntArray,
+    RowState, geometry, race_row_state,
     _INT, _any, _check_end, _count, _dq, _dq_one, _end_pass, _finish, _get, _put, _rows, _set_rows)
 
+__all__ = [
+    "play", "reveal",
+    "DQ", "EXIT_OF", "FINISHED", "GREEN", "LEFT", "M", "MOVE", "NOP", "RACING", "RECOVER", "RIGHT", "STAR",
+    "STATUS_OF", "TURN", "FALL", "CROSSED", "KNOCKOUT", "LAST_STANDING", "NO_EXIT", "OUT_OF_BOUNDS",
+    "Batch", "BoolArray", "CardTable", "Geometry", "IntArray", "RowState", "geometry", "race_row_state",
+]
 
-def play(batch: Batch, table: CardTable, seq: np.ndarray) -> None:
+
+def play(batch: Batch, table: CardTable, seq: IntArray) -> None:
     """Reveal ``seq[:, t]`` for t = 0, 1, ... (shape ``(n, k)`` card ids), one column per reveal."""
     for t in range(seq.shape[1]):
         reveal(batch, table, seq[:, t])
 
-def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
+def reveal(b: Batch, table: CardTable, cards: IntArray) -> None:
     """Resolve one revealed card per race (``cards``: shape ``(n,)`` ids into ``table``), then the end of
     the pass after its last reveal: fold, DQ under the mat, reshuffle (docs/rules.md 3-4). Races already over
     are left unchanged."""
@@ -50,19 +60,25 @@ def reveal(b: Batch, table: CardTable, cards: np.ndarray) -> None:
             a, m = act.take(ix), amt.take(ix)
             for code in np.flatnonzero(np.bincount(a, minlength=8)):
                 sel = a == code
-                _SINGLE[code](b, ix.compress(sel), w.compress(sel), m.compress(sel))
+                _SINGLE[int(code)](b, ix.compress(sel), w.compress(sel), m.compress(sel))
         ix = green_rows.compress(act.take(green_rows) != NOP)
         if len(ix):
             ix = ix.compress(_any(_rows(b.status, ix) == RACING))
             a, m = act.take(ix), amt.take(ix)
             for code in np.flatnonzero(np.bincount(a, minlength=8)):
                 sel = a == code
-                _GREEN[code](b, ix.compress(sel), m.compress(sel))
+                _GREEN[int(code)](b, ix.compress(sel), m.compress(sel))
     if b.revealed >= b.geo.per_pass:
         _end_pass(b)
 
+SingleStep: TypeAlias = Callable[[Batch, IntArray, IntArray, IntArray], None]
+"""One action code of a single-mascot card: ``(batch, races ix, mover w, amount)``."""
+GreenStep: TypeAlias = Callable[[Batch, IntArray, IntArray], None]
+"""One action code of a green multi card: ``(batch, races ix, amount)``."""
+
+
 # ----- one mascot (docs/rules.md 3) ----------------------------------------------------------------------------
-def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
+def _collide(b: Batch, ix: IntArray, w: IntArray) -> None:
     """Mascot ``w`` entered its space in race ``ix``: every other racing mascot there falls or is knocked out."""
     cell = ix * M + w
     lane = _get(b.lane, cell)
@@ -81,7 +97,7 @@ def _collide(b: Batch, ix: np.ndarray, w: np.ndarray) -> None:
         _dq(b, ix, knocked, KNOCKOUT)
 
 
-def _walk(b: Batch, ix: np.ndarray, w: np.ndarray, d: np.ndarray, steps: np.ndarray) -> None:
+def _walk(b: Batch, ix: IntArray, w: IntArray, d: IntArray, steps: IntArray) -> None:
     """Step ``steps`` spaces in direction ``d`` one at a time: collisions on the way, then off the back or
     across the line (docs/rules.md 3). The other mascots do not move during a walk and the mover never enters a
     space twice, so the steps that collide are found up front and the walk jumps from one to the next."""
@@ -127,31 +143,31 @@ def _walk(b: Batch, ix: np.ndarray, w: np.ndarray, d: np.ndarray, steps: np.ndar
         _finish(b, ix.compress(crossed), w.compress(crossed))
 
 
-def _s_recover(b: Batch, ix, w, amt) -> None:
+def _s_recover(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
     cell = ix * M + w
     _put(b.fallen, cell, False)
     _put(b.facing, cell, 1)
 
 
-def _s_turn(b: Batch, ix, w, amt) -> None:
+def _s_turn(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
     cell = ix * M + w
     _put(b.facing, cell, -_get(b.facing, cell))
 
 
-def _s_fall(b: Batch, ix, w, amt) -> None:
+def _s_fall(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
     cell = ix * M + w
     was = _get(b.fallen, cell)
     _put(b.fallen, cell, True)
     _dq_one(b, ix.compress(was), w.compress(was), KNOCKOUT)
 
 
-def _s_move(b: Batch, ix, w, amt) -> None:
+def _s_move(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
     cell = ix * M + w
     d = _get(b.facing, cell) * np.sign(amt).astype(_INT)
     _walk(b, ix, w, d, np.where(_get(b.fallen, cell), 1, np.abs(amt)).astype(_INT))
 
 
-def _s_star(b: Batch, ix, w, amt) -> None:
+def _s_star(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
     cell = ix * M + w
     space = _get(b.space, cell)
     facing = _get(b.facing, cell)
@@ -161,8 +177,8 @@ def _s_star(b: Batch, ix, w, amt) -> None:
     _walk(b, ix, w, facing, steps)
 
 
-def _s_swerve(sign: int):
-    def swerve(b: Batch, ix, w, amt) -> None:
+def _s_swerve(sign: int) -> SingleStep:
+    def swerve(b: Batch, ix: IntArray, w: IntArray, amt: IntArray) -> None:
         cell = ix * M + w
         new = _get(b.lane, cell) + sign * _get(b.facing, cell)
         out = (new < 1) | (new > b.geo.track.lanes)
@@ -175,35 +191,36 @@ def _s_swerve(sign: int):
     return swerve
 
 
-def _nop(*_args) -> None:
+def _nop(*_args: object) -> None:
     pass
 
 
-_SINGLE = {NOP: _nop, RECOVER: _s_recover, MOVE: _s_move, STAR: _s_star, TURN: _s_turn, FALL: _s_fall,
-           LEFT: _s_swerve(-1), RIGHT: _s_swerve(1)}
+_SINGLE: dict[int, SingleStep] = {
+    NOP: _nop, RECOVER: _s_recover, MOVE: _s_move, STAR: _s_star, TURN: _s_turn, FALL: _s_fall,
+    LEFT: _s_swerve(-1), RIGHT: _s_swerve(1)}
 
 
 # ----- green multi cards: everyone at once, no collisions, no finishing (docs/rules.md 3) ------------------------
-def _g_recover(b: Batch, ix, amt) -> None:
+def _g_recover(b: Batch, ix: IntArray, amt: IntArray) -> None:
     active = _rows(b.status, ix) == RACING
     _set_rows(b.fallen, ix, _rows(b.fallen, ix) & ~active)
     _set_rows(b.facing, ix, np.where(active, 1, _rows(b.facing, ix)))
 
 
-def _g_turn(b: Batch, ix, amt) -> None:
+def _g_turn(b: Batch, ix: IntArray, amt: IntArray) -> None:
     active = _rows(b.status, ix) == RACING
     facing = _rows(b.facing, ix)
     _set_rows(b.facing, ix, np.where(active, -facing, facing))
 
 
-def _g_fall(b: Batch, ix, amt) -> None:
+def _g_fall(b: Batch, ix: IntArray, amt: IntArray) -> None:
     active = _rows(b.status, ix) == RACING
     fallen = _rows(b.fallen, ix)
     _set_rows(b.fallen, ix, fallen | active)
     _dq(b, ix, active & fallen, KNOCKOUT)
 
 
-def _g_step(b: Batch, ix: np.ndarray, space: np.ndarray, active: np.ndarray, new: np.ndarray) -> None:
+def _g_step(b: Batch, ix: IntArray, space: IntArray, active: BoolArray, new: IntArray) -> None:
     new = np.minimum(new, b.geo.track.finish_space)  # green cards stop on the finish-line space
     out = active & (new < b.edge)
     _set_rows(b.space, ix, np.where(active & ~out, new, space))
@@ -211,7 +228,7 @@ def _g_step(b: Batch, ix: np.ndarray, space: np.ndarray, active: np.ndarray, new
         _dq(b, ix, out, OUT_OF_BOUNDS)
 
 
-def _g_move(b: Batch, ix, amt) -> None:
+def _g_move(b: Batch, ix: IntArray, amt: IntArray) -> None:
     active = _rows(b.status, ix) == RACING
     space = _rows(b.space, ix)
     d = _rows(b.facing, ix) * np.sign(amt).astype(_INT)[:, None]
@@ -219,7 +236,7 @@ def _g_move(b: Batch, ix, amt) -> None:
     _g_step(b, ix, space, active, space + d * steps)
 
 
-def _g_star(b: Batch, ix, amt) -> None:
+def _g_star(b: Batch, ix: IntArray, amt: IntArray) -> None:
     space = _rows(b.space, ix)
     facing = _rows(b.facing, ix)
     target = np.where(facing > 0, b.geo.star_green.take(space), b.geo.star_back[b.folds].take(space))
@@ -228,8 +245,8 @@ def _g_star(b: Batch, ix, amt) -> None:
     _g_step(b, ix, space, active, space + facing * steps)
 
 
-def _g_swerve(sign: int):
-    def swerve(b: Batch, ix, amt) -> None:
+def _g_swerve(sign: int) -> GreenStep:
+    def swerve(b: Batch, ix: IntArray, amt: IntArray) -> None:
         active = _rows(b.status, ix) == RACING
         lane = _rows(b.lane, ix)
         new = lane + sign * _rows(b.facing, ix)
@@ -240,5 +257,6 @@ def _g_swerve(sign: int):
     return swerve
 
 
-_GREEN = {NOP: _nop, RECOVER: _g_recover, MOVE: _g_move, STAR: _g_star, TURN: _g_turn, FALL: _g_fall,
-          LEFT: _g_swerve(-1), RIGHT: _g_swerve(1)}
+_GREEN: dict[int, GreenStep] = {
+    NOP: _nop, RECOVER: _g_recover, MOVE: _g_move, STAR: _g_star, TURN: _g_turn, FALL: _g_fall,
+    LEFT: _g_swerve(-1), RIGHT: _g_swerve(1)}

@@ -25,9 +25,11 @@ from __future__ import annotations
 import random
 from concurrent.futures import Executor
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 
+from companion.odds.batch import BoolArray, FloatArray, IntArray
 from companion.odds.core import DQ, Batch, CardTable, play, reveal
 from companion.odds.exact import enumerate_pass
 from companion.odds.knowledge import (  # noqa: F401 - re-exported: what callers of the odds need
@@ -37,7 +39,12 @@ from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.track import Track
 
+__all__ = ["PLACES", "Odds", "estimate", "MAX_PLAYERS", "MIN_PLAYERS", "DeckKnowledge", "deck_ids",
+           "deck_knowledge", "hidden_cards"]
+
 PLACES = len(MASCOTS)
+Rng: TypeAlias = np.random.Generator | random.Random
+"""A source of randomness for the odds: a numpy Generator or a random.Random."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +85,7 @@ class Odds:
 
 
 def estimate(known: list[str], players: int, race: Race | None = None, *, samples: int = 20000,
-             seed: int | None = None, rng=None, max_passes: int = 20, exact_limit: int = 20000,
+             seed: int | None = None, rng: Rng | None = None, max_passes: int = 20, exact_limit: int = 20000,
              chunks: int = 1, executor: Executor | None = None, hidden: int | None = None,
              track: Track | None = None, deck: Deck | None = None) -> Odds:
     """The odds of each paid place per mascot (see :class:`Odds`).
@@ -128,7 +135,7 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
 
 
 # ----- sampling ------------------------------------------------------------------------------------------
-def _generator(seed: int | None, rng) -> np.random.Generator:
+def _generator(seed: int | None, rng: Rng | None) -> np.random.Generator:
     if rng is not None and seed is not None:
         raise ValueError("give a seed or a generator (rng), not both")
     if rng is None:
@@ -157,14 +164,14 @@ class _Tally:
     """Weighted counts of one set of finished races: ``places[m, q]``, ``dq[m]``, ``taken[m, q]`` (sums of
     weights), ``n`` races, ``cut`` races ended by the pass limit."""
 
-    places: np.ndarray
-    dq: np.ndarray
-    taken: np.ndarray
+    places: FloatArray
+    dq: FloatArray
+    taken: FloatArray
     n: int
     cut: int = 0
 
     @classmethod
-    def of(cls, b: Batch, weights: np.ndarray | None = None, rows: np.ndarray | None = None,
+    def of(cls, b: Batch, weights: FloatArray | None = None, rows: BoolArray | None = None,
            cut: int = 0) -> "_Tally":
         place, status, group = b.place, b.status, b.group
         w = np.ones(len(place)) if weights is None else weights
@@ -185,14 +192,21 @@ class _Tally:
                       self.n + other.n, self.cut + other.cut)
 
 
-def _run_chunks(race: Race, info: DeckKnowledge, cont, samples: int,
+Continuation: TypeAlias = tuple[Batch, BoolArray]
+"""Races to go on with after an enumerated pass: the batch, and per race the pool cards already revealed
+(bool ``(n, len(pool))``)."""
+Job: TypeAlias = tuple[str, Track, Deck, DeckKnowledge, Continuation | None, int, int, int]
+"""One chunk of samples: ``(race position, track, deck, knowledge, continuation, samples, seed, max_passes)``."""
+
+
+def _run_chunks(race: Race, info: DeckKnowledge, cont: Continuation | None, samples: int,
                 gen: np.random.Generator, max_passes: int, chunks: int, executor: Executor | None) -> list[_Tally]:
     seeds = gen.integers(0, 2**63, size=chunks)
     sizes = [samples // chunks + (i < samples % chunks) for i in range(chunks)]
-    jobs = []
+    jobs: list[Job] = []
     offset = 0
     for seed, size in zip(seeds, sizes):
-        part = None
+        part: Continuation | None = None
         if cont is not None:
             rows = np.arange(offset, offset + size)
             part = (cont[0].take(rows), cont[1][rows])
@@ -203,7 +217,7 @@ def _run_chunks(race: Race, info: DeckKnowledge, cont, samples: int,
     return list(executor.map(_sample_job, jobs))
 
 
-def _sample_job(job) -> _Tally:
+def _sample_job(job: Job) -> _Tally:
     """One independently seeded chunk of samples (a top-level function so a process pool can run it)."""
     position, track, deck, info, cont, n, seed, max_passes = job
     rng = np.random.default_rng(seed)
@@ -231,7 +245,7 @@ def _sample_job(job) -> _Tally:
     return run.close()
 
 
-def _subsets(rng: np.random.Generator, n: int, size: int, k: int) -> np.ndarray:
+def _subsets(rng: np.random.Generator, n: int, size: int, k: int) -> IntArray:
     """``n`` uniform random k-subsets of ``range(size)``, shape ``(n, k)`` (Floyd's algorithm, vectorised)."""
     out = np.empty((n, k), dtype=np.int64)
     for col, top in enumerate(range(size - k, size)):
@@ -244,11 +258,11 @@ def _subsets(rng: np.random.Generator, n: int, size: int, k: int) -> np.ndarray:
 class _Run:
     """Sampled races being played; finished ones are counted and dropped as they end, so the batch shrinks."""
 
-    def __init__(self, batch: Batch, decks: np.ndarray, table: CardTable):
+    def __init__(self, batch: Batch, decks: IntArray, table: CardTable) -> None:
         self.batch, self.decks, self.table = batch, decks, table
         self.total: _Tally | None = None
 
-    def play(self, order: np.ndarray) -> None:
+    def play(self, order: IntArray) -> None:
         for t in range(order.shape[1]):
             reveal(self.batch, self.table, order[:, t])
             going = self.batch.running()
@@ -256,7 +270,7 @@ class _Run:
                 self._drop(going)
                 order = order[going]
 
-    def _drop(self, going: np.ndarray) -> None:
+    def _drop(self, going: BoolArray) -> None:
         if going.all():
             return
         self._count(_Tally.of(self.batch, rows=~going))
@@ -270,6 +284,7 @@ class _Run:
         if len(self.batch):
             cut = self.batch.force_end()
             self._count(_Tally.of(self.batch, cut=cut))
+        assert self.total is not None, "a chunk of samples holds at least one race"
         return self.total
 
 
@@ -278,6 +293,10 @@ def _combine(parts: list[_Tally], exact: tuple[_Tally, float, int] | None, info:
     """Odds from sampled tallies and, after an enumeration, the exact part: ``(tally of the orderings that
     end the race in this pass weighted by their probability, that total probability, orderings)``; the
     sampled part stands for the orderings still running."""
+    places: FloatArray
+    dq: FloatArray
+    taken: FloatArray
+    err: FloatArray
     if parts:
         total = parts[0]
         for part in parts[1:]:
@@ -288,8 +307,9 @@ def _combine(parts: list[_Tally], exact: tuple[_Tally, float, int] | None, info:
             [places, dq[:, None]], axis=1)) / n)
         cut = total.cut
     else:
-        n = cut = 0
-        places = dq = taken = err = 0.0
+        n = cut = 0  # only the exact part counts (below)
+        places, dq, taken = np.zeros((PLACES, PLACES)), np.zeros(PLACES), np.zeros((PLACES, PLACES))
+        err = np.zeros((PLACES, PLACES + 1))
     if exact is not None:
         tally, mass, leaves = exact  # weights are probabilities: the sampled rest stands for 1 - mass
         rest = 1.0 - mass if parts else 0.0
@@ -300,16 +320,22 @@ def _combine(parts: list[_Tally], exact: tuple[_Tally, float, int] | None, info:
         n += leaves
         cut += tally.cut
     return Odds(samples=n,
-                places={m: _floats(places[i]) for i, m in enumerate(MASCOTS)},
+                places={m: _four(places[i]) for i, m in enumerate(MASCOTS)},
                 dq={m: float(dq[i]) for i, m in enumerate(MASCOTS)},
                 stderr={m: _floats(err[i]) for i, m in enumerate(MASCOTS)},
                 exact=not parts,
-                taken={m: _floats(taken[i]) for i, m in enumerate(MASCOTS)},
+                taken={m: _four(taken[i]) for i, m in enumerate(MASCOTS)},
                 unknown=info.unknown, cut=cut)
 
 
-def _floats(row) -> tuple[float, ...]:
+def _floats(row: FloatArray) -> tuple[float, ...]:
     return tuple(float(x) for x in row)
+
+
+def _four(row: FloatArray) -> tuple[float, float, float, float]:
+    """One mascot's row of 4 place figures as floats."""
+    first, second, third, fourth = _floats(row)
+    return first, second, third, fourth
 
 
 def _over_odds(race: Race) -> Odds:

@@ -5,8 +5,11 @@ Used by :func:`companion.odds.estimate.estimate` when the orderings are few (at 
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 
+from companion.odds.batch import BoolArray, FloatArray, IntArray
 from companion.odds.knowledge import DeckKnowledge, deck_ids
 from companion.rules.race import Race
 
@@ -28,7 +31,11 @@ def count_orderings(known_left: int, pool: int, unknown: int, steps: int) -> int
     return count(0, 0)
 
 
-def enumerate_pass(race: Race, info: DeckKnowledge, limit: int):
+Orderings: TypeAlias = tuple[IntArray, FloatArray, BoolArray]
+"""Every ordering of the reveals left in a pass: ``(seq (L, steps) card ids, weights (L,), picked (L, pool))``."""
+
+
+def enumerate_pass(race: Race, info: DeckKnowledge, limit: int) -> Orderings | None:
     """Every ordering of the reveals left in this pass with its probability, if there are at most ``limit``:
     ``(seq (L, steps) card ids, weights (L,), picked (L, len(pool)) bool: pool cards revealed)``; else None."""
     steps = race.track.reveals_per_pass - race.revealed

@@ -11,14 +11,15 @@ import random
 
 import numpy as np
 
-from companion.odds.estimate import Odds, PLACES, _Tally, _combine, _generator, deck_knowledge
+from companion.odds.batch import FloatArray, IntArray
+from companion.odds.estimate import Odds, PLACES, Rng, _Tally, _combine, _generator, deck_knowledge
 from companion.rules.events import Status
 from companion.rules.mascots import MASCOTS
 from companion.rules.race import Race, default_deck, default_track
 
 
 def estimate_pure(known: list[str], players: int, race: Race | None = None, *, samples: int = 2000,
-                  seed: int | None = None, rng=None, max_passes: int = 20) -> Odds:
+                  seed: int | None = None, rng: Rng | None = None, max_passes: int = 20) -> Odds:
     """Monte Carlo odds with the pure engine (see :func:`companion.odds.estimate` for the arguments)."""
     gen = random.Random(int(_generator(seed, rng).integers(0, 2**63)))
     race = race or Race(default_track(), default_deck())
@@ -63,7 +64,8 @@ def _push(r: Race, codes: list[str]) -> None:
         r.push(r.deck.by_code(code).card, code)
 
 
-def _counts(place: np.ndarray, status: np.ndarray, group: np.ndarray):
+def _counts(place: IntArray, status: IntArray, group: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per mascot: places ``(4, 4)`` counts, DQ ``(4,)`` count, places taken ``(4, 4)`` (see :class:`_Tally`)."""
     places = np.stack([(place == q).sum(axis=0) for q in range(1, PLACES + 1)], axis=1).astype(float)
     dq = (status == 2).sum(axis=0).astype(float)
     taken = np.zeros((len(MASCOTS), PLACES))

@@ -16,7 +16,7 @@ pygame is imported lazily.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from companion import colours as C
 from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_spots, order_rect, podium_rect,
@@ -24,9 +24,17 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
-from companion.screen.track import TrackPainter
+from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
 from companion.screen.words import say
+
+if TYPE_CHECKING:
+    import pygame
+
+    from hardware.device import Display
+
+Extra = Callable[["pygame.Surface", ScreenModel], object]
+"""What :meth:`Screen.draw` calls with the surface and the model to draw below the overlays."""
 
 MESSAGE_SECONDS = 4.0
 """How long a message (a refusal or notice) stays on top of the screen."""
@@ -40,7 +48,8 @@ class Screen:
     display the surface belongs to, if any: ``present()`` and ``close()`` go to it.
     """
 
-    def __init__(self, surface: Any, *, display: Any = None, message_seconds: float = MESSAGE_SECONDS):
+    def __init__(self, surface: pygame.Surface, *, display: Display | None = None,
+                 message_seconds: float = MESSAGE_SECONDS) -> None:
         import pygame
         self._pg = pygame
         pygame.font.init()
@@ -58,7 +67,7 @@ class Screen:
     def size(self) -> tuple[int, int]:
         return self.surface.get_size()
 
-    def draw(self, model: ScreenModel, now: float, extra: Callable[..., Any] | None = None):
+    def draw(self, model: ScreenModel, now: float, extra: Extra | None = None) -> pygame.Surface:
         """Draw ``model`` as it looks at time ``now`` (seconds, the caller's clock); ``extra(surface, model)``
         draws on the picture below the overlays (the desktop LED preview). Returns the surface."""
         self.painter.draw(model, now, extra)
@@ -80,19 +89,19 @@ class Screen:
     def __enter__(self) -> "Screen":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
 class Painter(TrackPainter, RacePanels, OtherScreens):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
-    def __init__(self, surface, message_seconds: float = MESSAGE_SECONDS):
+    def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:
         super().__init__(surface)
         self.message_seconds = message_seconds
-        self._tracks: dict = {}
+        self._tracks: dict[TrackKey, pygame.Surface] = {}
 
-    def draw(self, model: ScreenModel, now: float, extra: Callable | None = None) -> None:
+    def draw(self, model: ScreenModel, now: float, extra: Extra | None = None) -> None:
         """Draw one frame of ``model`` at time ``now``; ``extra(surface, model)`` goes under the overlays."""
         L = layout_for(self.surface.get_size(), model.track)
         self.lang = model.language
@@ -152,6 +161,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         """The full-width "fold the mat" band: which spaces go under and who went under with them."""
         u = L.unit
         fold = model.fold
+        assert fold is not None, "drawn only after a fold"
         x, y, w, h = L.bottom
         self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))

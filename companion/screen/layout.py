@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.screen.model import ScreenModel, TrackView
+from companion.screen.model import ScreenModel, SeatView, TrackView
 
 Rect = tuple[int, int, int, int]
 """``(x, y, width, height)`` in pixels."""
@@ -124,7 +124,7 @@ def standing_rect(row: int, rows: int, layout: Layout) -> Rect:
     return (x0, top + row * step, x1 - x0, step - int(14 * u))
 
 
-def seat_rows(model: ScreenModel) -> list:
+def seat_rows(model: ScreenModel) -> list[SeatView]:
     """The seats ranked by money, most first (ties keep seat order)."""
     return sorted(model.seats, key=lambda s: -s.money)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from companion import colours as C
 from companion.screen.words import place
-from companion.screen.layout import KEY_CAP, Layout, card_tile_rect, order_rect, seat_rows
-from companion.screen.model import ScreenModel, running_order
+from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
+from companion.screen.model import MascotView, OrderRow, ScreenModel, running_order
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
 BADGE_FILL = {"FINISHED": C.GOLD, "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
@@ -50,7 +50,7 @@ class RacePanels(Widgets):
                 pr = self.pill(self.w(b) if b in BADGE_FILL else b, 17 * u, (bx, y + int(h * 0.76)), fill)
                 bx = pr[0] + pr[2] + int(8 * u)
 
-    def _order_right(self, model, row, view, rect, u) -> int:
+    def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, rect: Rect, u: float) -> int:
         """The odds (racing) or the paid place (placed) at the right of a row; returns its left edge."""
         x, y, w, h = rect
         right = (x + w - int(22 * u), y + h // 2)
@@ -95,7 +95,7 @@ class RacePanels(Widgets):
         top = y + size + int(44 * u)
         self._move_lines(model, (ax, top, aw, y + h - top), u)
 
-    def _move_lines(self, model: ScreenModel, rect, u: float) -> None:
+    def _move_lines(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words)."""
         x, y, w, h = rect
         moves = model.moves[:4]
@@ -145,7 +145,7 @@ class RacePanels(Widgets):
             self.label(part, cap, (x + (int(14 * u) if detail else 0), y + i * step),
                        C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
 
-    def money(self, model: ScreenModel, rect, u: float) -> None:
+    def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
         x, y, w, h = self.panel(rect, self.w("money"), u)
         rows = seat_rows(model)
         if not rows:

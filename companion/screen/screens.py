@@ -8,6 +8,7 @@ from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
+from companion.colours import RGB
 from companion.screen.widgets import Widgets, ink_on, shade
 
 POSITIVE = (90, 220, 110)
@@ -17,7 +18,7 @@ def _frac(L: Layout, x: float, y: float, w: float, h: float) -> Rect:
     return (round(L.width * x), round(L.height * y), round(L.width * w), round(L.height * h))
 
 
-def stack_colour(stack: str):
+def stack_colour(stack: str) -> RGB:
     """A ticket stack's colour: the mascot's, white for YES, grey for NO."""
     return C.COLOURS.get(stack, C.TEXT if stack == "yes" else C.DIM_TEXT)
 

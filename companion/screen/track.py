@@ -4,11 +4,18 @@ mascots where the engine says, and the last card's move (a ghost where the masco
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from companion import colours as C
 from companion.screen.layout import Layout, mascot_spots, space_centre, space_rect
-from companion.screen.model import ScreenModel
+from companion.screen.model import MascotView, ScreenModel, TrackView
 from companion.screen.widgets import Widgets, shade
+
+if TYPE_CHECKING:
+    import pygame
+
+TrackKey = tuple[int, int, TrackView, int]
+"""What a drawn track depends on: ``(width, height, track, folds)``."""
 
 HIGHLIGHT = C.TEXT
 """The colour of the moved mascot's ring and path (white: it reads on every lane colour)."""
@@ -17,17 +24,17 @@ HIGHLIGHT = C.TEXT
 class TrackPainter(Widgets):
     """Draws the track part of the race screen (a mixin of the screen's Painter)."""
 
-    _tracks: dict
+    _tracks: dict[TrackKey, pygame.Surface]
 
-    def track_surface(self, model: ScreenModel, L: Layout):
+    def track_surface(self, model: ScreenModel, L: Layout) -> pygame.Surface:
         """The static track for this size, track and fold count (cached)."""
-        key = (L.width, L.height, model.track, model.folds)
-        surf = self._tracks.get(key)
-        if surf is not None:
-            return surf
+        key: TrackKey = (L.width, L.height, model.track, model.folds)
+        cached = self._tracks.get(key)
+        if cached is not None:
+            return cached
         if len(self._tracks) > 16:
             self._tracks.clear()
-        surf = self.pg.Surface((L.width, L.height))
+        surf: pygame.Surface = self.pg.Surface((L.width, L.height))
         surf.fill(C.BACKGROUND)
         old, self.surface = self.surface, surf
         try:
@@ -86,7 +93,7 @@ class TrackPainter(Widgets):
 
     def mascots_on_track(self, model: ScreenModel, L: Layout) -> dict[str, tuple[int, int, int]]:
         """Draw every racing mascot on its space; returns where each was drawn ``{mascot: (cx, cy, r)}``."""
-        groups: dict[tuple[int, int], list] = {}
+        groups: dict[tuple[int, int], list[MascotView]] = {}
         for m in model.mascots:
             if m.status == "racing" and 1 <= m.lane <= L.lanes and 1 <= m.space <= L.spaces:
                 groups.setdefault((m.lane, m.space), []).append(m)

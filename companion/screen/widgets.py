@@ -8,10 +8,18 @@ Sizes are in pixels at the surface's own resolution; the screens multiply their 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from companion import colours as C
+from companion.colours import RGB
 from companion.screen.layout import Rect
 from companion.screen.words import action, say
+
+if TYPE_CHECKING:
+    import pygame
+
+Point = tuple[float, float]
+"""``(x, y)`` in pixels."""
 
 
 def action_words(act: str, lang: str = "en") -> str:
@@ -19,12 +27,13 @@ def action_words(act: str, lang: str = "en") -> str:
     return action(lang, act).upper()
 
 
-def shade(colour, k: float):
+def shade(colour: RGB, k: float) -> RGB:
     """``colour`` scaled by ``k`` (0 black .. 1 itself)."""
-    return tuple(max(0, min(255, int(c * k))) for c in colour)
+    r, g, b = (max(0, min(255, int(c * k))) for c in colour)
+    return (r, g, b)
 
 
-def ink_on(colour):
+def ink_on(colour: RGB) -> RGB:
     """Dark or light text, whichever reads better on ``colour``."""
     r, g, b = colour
     return C.BACKGROUND if 0.299 * r + 0.587 * g + 0.114 * b > 120 else C.TEXT
@@ -33,23 +42,23 @@ def ink_on(colour):
 class Widgets:
     """Primitives on ``self.surface`` (a pygame surface)."""
 
-    def __init__(self, surface):
+    def __init__(self, surface: pygame.Surface) -> None:
         import pygame
         self.pg = pygame
         pygame.font.init()
         self.surface = surface
         self.lang = "en"
-        self._fonts: dict[int, object] = {}
-        self._texts: dict[tuple, object] = {}
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._texts: dict[tuple[str, int, RGB], pygame.Surface] = {}
         probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
         self._cap_ratio = probe.h / 200.0
 
     # --- text ---
-    def w(self, key: str, **values) -> str:
+    def w(self, key: str, **values: object) -> str:
         """The screen's word for ``key`` in the model's language, in capitals (``companion.screen.words``)."""
         return say(self.lang, key, **values).upper()
 
-    def font(self, cap: float):
+    def font(self, cap: float) -> pygame.font.Font:
         """The font whose capital letters are ``cap`` pixels high."""
         size = max(6, int(round(cap / self._cap_ratio)))
         f = self._fonts.get(size)
@@ -57,7 +66,8 @@ class Widgets:
             f = self._fonts[size] = self.pg.font.Font(None, size)
         return f
 
-    def text(self, s: str, cap: float, colour=C.TEXT):
+    def text(self, s: str, cap: float, colour: RGB = C.TEXT) -> pygame.Surface:
+        """``s`` rendered with capitals ``cap`` high in ``colour`` (cached)."""
         key = (s, int(cap * 4), colour)
         t = self._texts.get(key)
         if t is None:
@@ -76,7 +86,7 @@ class Widgets:
             width = self.font(cap).size(s)[0]
         return cap
 
-    def label(self, s: str, cap: float, pos: tuple[int, int], colour=C.TEXT, anchor: str = "topleft",
+    def label(self, s: str, cap: float, pos: tuple[int, int], colour: RGB = C.TEXT, anchor: str = "topleft",
               max_w: int | None = None) -> Rect:
         """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``; never cut)."""
         surf = self.text(s, self.fit_cap(s, cap, max_w), colour)
@@ -100,7 +110,8 @@ class Widgets:
             lines.append(line)
         return lines
 
-    def fit_wrap(self, text: str, cap: float, width: int, height: int, min_cap: float = 8) -> tuple[float, list]:
+    def fit_wrap(self, text: str, cap: float, width: int, height: int, min_cap: float = 8
+                 ) -> tuple[float, list[str]]:
         """The largest capital height up to ``cap`` at which ``text`` wraps into ``width`` x ``height``."""
         while True:
             lines = self.lines_for(text, cap, width)
@@ -109,7 +120,7 @@ class Widgets:
                 return cap, lines
             cap *= 0.92
 
-    def wrap(self, text: str, cap: float, rect: Rect, colour=C.TEXT, align: str = "left") -> int:
+    def wrap(self, text: str, cap: float, rect: Rect, colour: RGB = C.TEXT, align: str = "left") -> int:
         """Draw ``text`` wrapped into ``rect`` (shrunk until it all fits); returns the height used."""
         x, y, w, h = rect
         cap, lines = self.fit_wrap(text, cap, w, h)
@@ -122,7 +133,7 @@ class Widgets:
         return len(lines) * step
 
     # --- shapes ---
-    def panel(self, rect: Rect, title: str | None, u: float, colour=C.PANEL) -> Rect:
+    def panel(self, rect: Rect, title: str | None, u: float, colour: RGB = C.PANEL) -> Rect:
         """A rounded panel with an optional small title; returns the inner rect."""
         self.pg.draw.rect(self.surface, colour, rect, border_radius=int(14 * u))
         x, y, w, h = rect
@@ -132,7 +143,8 @@ class Widgets:
             return (x + pad, y + int(52 * u), w - 2 * pad, h - int(52 * u) - pad)
         return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
 
-    def pill(self, text: str, cap: float, pos: tuple[int, int], fill, ink=None, anchor: str = "midleft") -> Rect:
+    def pill(self, text: str, cap: float, pos: tuple[int, int], fill: RGB, ink: RGB | None = None,
+             anchor: str = "midleft") -> Rect:
         """A rounded badge with ``text`` in it."""
         ink = ink or ink_on(fill)
         surf = self.text(text, cap, ink)
@@ -143,7 +155,7 @@ class Widgets:
         self.surface.blit(surf, surf.get_rect(center=(r.centerx, r.centery + 1)))
         return (r.x, r.y, r.w, r.h)
 
-    def star(self, cx: float, cy: float, r: float, colour=C.STAR) -> None:
+    def star(self, cx: float, cy: float, r: float, colour: RGB = C.STAR) -> None:
         pts = []
         for i in range(10):
             a = -math.pi / 2 + i * math.pi / 5
@@ -151,7 +163,7 @@ class Widgets:
             pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
         self.pg.draw.polygon(self.surface, colour, pts)
 
-    def arrow(self, start, end, colour, width: int, head: float) -> None:
+    def arrow(self, start: Point, end: Point, colour: RGB, width: int, head: float) -> None:
         """A straight arrow from ``start`` to ``end`` with a triangular head ``head`` pixels long."""
         (x0, y0), (x1, y1) = start, end
         ang = math.atan2(y1 - y0, x1 - x0)
@@ -161,8 +173,8 @@ class Widgets:
         right = (bx + head * 0.6 * math.cos(ang - math.pi / 2), by + head * 0.6 * math.sin(ang - math.pi / 2))
         self.pg.draw.polygon(self.surface, colour, [(x1, y1), left, right])
 
-    def mascot(self, name: str, cx: int, cy: int, r: int, fallen=False, facing="forward", out=False,
-               ring=None) -> None:
+    def mascot(self, name: str, cx: int, cy: int, r: int, fallen: bool = False, facing: str = "forward",
+               out: bool = False, ring: RGB | None = None) -> None:
         """A mascot: a body in its colour, a nose toward where it faces, its letter; lying flat if fallen,
         grey with a red cross if out (DQ), a ring in ``ring`` colour if given."""
         pg, s = self.pg, self.surface
@@ -194,7 +206,7 @@ class Widgets:
             pg.draw.line(s, C.OUT_MARK, (cx - k, cy - k), (cx + k, cy + k), wd)
             pg.draw.line(s, C.OUT_MARK, (cx - k, cy + k), (cx + k, cy - k), wd)
 
-    def action_icon(self, action: str, rect: Rect, ink) -> None:
+    def action_icon(self, action: str, rect: Rect, ink: RGB) -> None:
         """A pictogram of one card action (docs/rules.md 2) inside ``rect``, drawn in ``ink``.
 
         ``+n``/``-n``: an arrow ahead/back with n on it; ``*``: a star; ``T``: a U-turn; ``F``: a figure

@@ -132,7 +132,7 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def say(lang: str, key: str, **values) -> str:
+def say(lang: str, key: str, **values: object) -> str:
     """The text for ``key`` in ``lang`` (English if the language or key is unknown), values filled in."""
     table = WORDS.get(lang, WORDS["en"])
     text = table.get(key, WORDS["en"].get(key, key))

@@ -59,7 +59,7 @@ def record(seed: int = 11, players: int = 4) -> str:
             lines.append(f"wait {wait:g}")
         lines.append(code + (f"   # {comment}" if comment else ""))
 
-    def _data(code: str) -> dict:
+    def _data(code: str) -> dict[str, object]:
         if code.startswith("HS-PLAYERS-"):
             return {"side_bet_order": list(range(12))}
         return {}
@@ -67,6 +67,7 @@ def record(seed: int = 11, players: int = 4) -> str:
     scan("HS-NEW", 0)
     scan(f"HS-PLAYERS-{players}", comment="four players")
     game = table.game
+    assert game is not None, "HS-NEW starts a game"
     figures = game.figures
     starting = [c for c in deck if c.starting]
     others = [c for c in deck if not c.starting]
@@ -112,6 +113,7 @@ def record(seed: int = 11, players: int = 4) -> str:
                 scan(dc.code, CARD_PACE, dc.card.notation())
                 if game.race.is_over:
                     break
+        assert game.race is not None, "the race stays on the table until the next HS-GO"
         placings = game.race.outcome.placings
         lines.append("# payouts: " + ", ".join(f"{m.value} {p}" for m, p in sorted(placings.items(),
                                                                                   key=lambda mp: mp[1])))

@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from companion.rules.errors import HotStreakError
 
@@ -64,6 +65,22 @@ class Problem:
         return f"{self.check}: {self.message} -> {self.fix}"
 
 
+class ProblemDict(TypedDict):
+    """JSON form of a :class:`Problem`."""
+
+    check: str
+    message: str
+    fix: str
+
+
+class ReportDict(TypedDict):
+    """JSON form of a :class:`Report` (``hotstreak doctor --json``)."""
+
+    ok: bool
+    problems: list[ProblemDict]
+    notes: list[str]
+
+
 @dataclass
 class Report:
     """The result of :func:`run_checks`: problems found and notes (checks skipped, with why)."""
@@ -75,14 +92,14 @@ class Report:
     def ok(self) -> bool:
         return not self.problems
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> ReportDict:
         """``{"ok": bool, "problems": [{"check", "message", "fix"}], "notes": [str]}``."""
         return {"ok": self.ok,
                 "problems": [{"check": p.check, "message": p.message, "fix": p.fix} for p in self.problems],
                 "notes": list(self.notes)}
 
 
-def _inside(root: Path, path: str | os.PathLike) -> Path:
+def _inside(root: Path, path: str | os.PathLike[str]) -> Path:
     """``path`` (absolute, as on the machine) under ``root``."""
     return root / os.fspath(path).lstrip("/")
 
@@ -346,12 +363,12 @@ def check_config(path: str | None, notes: list[str]) -> list[Problem]:
     return []
 
 
-def check_journal(path: str | os.PathLike | None) -> list[Problem]:
+def check_journal(path: str | os.PathLike[str] | None) -> list[Problem]:
     """The kiosk's journal (companion.kiosk.recovery.check): damaged, newer, not writable, disk full, locked."""
     if not path:
         return []
     from companion.kiosk.recovery import check
-    return [Problem("journal", problem, fix) for problem, fix in check(path)]
+    return [Problem("journal", problem, fix) for problem, fix in check(os.fspath(path))]
 
 
 def _scanner_settings(config_path: str | None) -> tuple[str | None, str, str]:
@@ -369,7 +386,7 @@ def _scanner_settings(config_path: str | None) -> tuple[str | None, str, str]:
 def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port: str | None = None,
                config_path: str | None = None, which: Callable[[str], str | None] = shutil.which,
                has_module: Callable[[str], bool] = _has_module,
-               journal_path: str | os.PathLike | None = None) -> Report:
+               journal_path: str | os.PathLike[str] | None = None) -> Report:
     """Run every check against ``root``; a :class:`Report` with the problems in a fixed order. The scanner
     check reads ``[scanner] mode``, ``port`` and ``hid_device`` from the config file when one is given;
     ``journal_path`` adds the journal check."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import BinaryIO, Iterable, Sequence
+from typing import BinaryIO, Iterable, Protocol, Sequence
 
 from companion.rules.codes import (MAX_PLAYERS, Control, SideBetCode, all_ticket_codes, control_codes, open_bet_codes,
                                    parse_code)
@@ -225,6 +225,32 @@ _QR_DOTS = (4, 10)         # QR module: 4..10 dots (0.34..0.85 mm)
 _QR_BORDER = 4             # modules of quiet zone around a QR symbol (ISO/IEC 18004)
 
 
+class _Path(Protocol):
+    """The part of a reportlab path object the labels use."""
+
+    def rect(self, x: float, y: float, width: float, height: float) -> None: ...
+
+
+class _Canvas(Protocol):
+    """The part of a reportlab ``Canvas`` the label drawing uses (reportlab ships no type information)."""
+
+    def beginPath(self) -> _Path: ...
+    def drawPath(self, path: _Path, stroke: int = 1, fill: int = 0) -> None: ...
+    def setFillColor(self, color: str) -> None: ...
+    def setFont(self, name: str, size: float) -> None: ...
+    def drawString(self, x: float, y: float, text: str) -> None: ...
+    def drawCentredString(self, x: float, y: float, text: str) -> None: ...
+
+
+class _Barcode(Protocol):
+    """The part of a reportlab barcode widget the labels use: its size in points, and drawing it."""
+
+    width: float
+    height: float
+
+    def drawOn(self, canvas: _Canvas, x: float, y: float) -> None: ...
+
+
 def _snap(value: float) -> float:
     """Round a length in points down to whole 300 dpi dots."""
     return int(value / DOT + 1e-6) * DOT
@@ -239,14 +265,14 @@ def _fit_font(text: str, font: str, max_size: float, width: float, min_size: flo
     return size
 
 
-def _code128(code: str, bar_height: float, avail_w: float):
+def _code128(code: str, bar_height: float, avail_w: float) -> _Barcode:
     """A reportlab Code128 with whole-dot modules and a 10-module quiet zone fitting ``avail_w`` points.
     Raises ValueError when even the narrowest module does not fit."""
     from reportlab.graphics.barcode.code128 import Code128
 
     for dots in range(_CODE128_DOTS[1], _CODE128_DOTS[0] - 1, -1):
         x = dots * DOT
-        bc = Code128(code, barWidth=x, barHeight=bar_height, quiet=1, lquiet=_CODE128_QUIET * x,
+        bc: _Barcode = Code128(code, barWidth=x, barHeight=bar_height, quiet=1, lquiet=_CODE128_QUIET * x,
                      rquiet=_CODE128_QUIET * x, humanReadable=0)
         if bc.width <= avail_w:
             return bc
@@ -267,7 +293,7 @@ class QrSymbol:
     def size(self) -> float:
         return (len(self.modules) + 2 * _QR_BORDER) * self.module
 
-    def draw(self, canvas, x: float, y: float) -> None:
+    def draw(self, canvas: _Canvas, x: float, y: float) -> None:
         """Fill the dark modules as one path (no seams between rows); (x, y) is the quiet zone's bottom-left."""
         path = canvas.beginPath()
         top = y + self.size - _QR_BORDER * self.module
@@ -298,7 +324,7 @@ def _qr(code: str, avail: float) -> QrSymbol:
     return QrSymbol(modules, dots * DOT)
 
 
-def _draw_code128(canvas, label: Label, cell: tuple[float, float, float, float], page_h: float) -> None:
+def _draw_code128(canvas: _Canvas, label: Label, cell: tuple[float, float, float, float], page_h: float) -> None:
     x0, y0, w, h = cell
     inner_w = w - 2 * _PAD_X
     top = y0 + h - _PAD_Y
@@ -335,7 +361,7 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _draw_qr(canvas, label: Label, cell: tuple[float, float, float, float], page_h: float) -> None:
+def _draw_qr(canvas: _Canvas, label: Label, cell: tuple[float, float, float, float], page_h: float) -> None:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     x0, y0, w, h = cell

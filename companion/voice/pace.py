@@ -16,7 +16,7 @@ import random
 import wave
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from companion.call.caller import ESSENTIAL, Caller
 from companion.rules import events as ev
@@ -41,7 +41,8 @@ class Said:
     covers: tuple[int, ...] = ()
     cut: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: ``{"card": n, "text": line, "start": s, "end": s}``, seconds rounded to milliseconds."""
         return {"card": self.card, "text": self.text, "start": round(self.start, 3), "end": round(self.end, 3)}
 
 
@@ -58,7 +59,7 @@ def cards_of(events: list[ev.Event]) -> list[list[ev.Event]]:
 
 def wav_seconds(path: str | Path) -> float:
     """The length of a WAV file in seconds."""
-    with wave.open(str(path)) as w:
+    with wave.open(str(path), "rb") as w:
         return w.getnframes() / float(w.getframerate())
 
 
@@ -94,7 +95,7 @@ class _TimedAudio:
         self.until = float("-inf")
         self.cut_at: float | None = None
 
-    def play_voice(self, path: str) -> None:
+    def play_voice(self, path: str | Path) -> None:
         self.until = self.clock() + self.length(str(path))
 
     def voice_busy(self) -> bool:
@@ -127,6 +128,9 @@ class _TextCache:
     def render(self, text: str, voice: str) -> str:
         return text
 
+    def prerender(self, lines: Iterable[str], voice: str) -> int:
+        return 0
+
     def stop(self) -> None:
         pass
 
@@ -141,9 +145,9 @@ def said_at_pace(cards: list[list[ev.Event]], pace: float, lang: str, length: Ca
     caller = Caller(lang, random.Random(seed))
     clock = _Clock()
     audio = _TimedAudio(clock, length)
-    voice = Voice(audio, caller.voice, clock, _TextCache(), background=False)  # type: ignore[arg-type]
+    voice = Voice(audio, caller.voice, clock, _TextCache(), background=False)
     out: list[Said] = []
-    playing: tuple | None = None
+    playing: tuple[int, str, float, tuple[int, ...]] | None = None  # (card, text, start, covers)
 
     def frame() -> None:
         nonlocal playing
@@ -156,6 +160,7 @@ def said_at_pace(cards: list[list[ev.Event]], pace: float, lang: str, length: Ca
             out.append(Said(card, text, start, end, covers, cut))
             playing = None
         if line is not None:
+            assert line.card is not None, "every line here is said for a card"
             playing = (line.card, line.text, clock(), line.meta or ())
 
     for n, events in enumerate(cards, 1):

@@ -10,19 +10,23 @@ import argparse
 import io
 import wave
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 RATE = 22050
 """Sample rate in Hz (the same as espeak-ng's voice output, so the mixer does not resample)."""
 
+Samples: TypeAlias = NDArray[np.float64]
+"""Float samples at :data:`RATE`, shape ``(n,)``, nominally -1..1."""
 
-def _t(seconds: float) -> np.ndarray:
+
+def _t(seconds: float) -> Samples:
     return np.arange(int(RATE * seconds)) / RATE
 
 
-def _tone(freq: float | np.ndarray, seconds: float, shape: str = "sine") -> np.ndarray:
+def _tone(freq: float | Samples, seconds: float, shape: str = "sine") -> Samples:
     t = _t(seconds)
     phase = 2 * np.pi * (np.cumsum(np.broadcast_to(freq, t.shape)) / RATE)
     if shape == "square":
@@ -32,7 +36,7 @@ def _tone(freq: float | np.ndarray, seconds: float, shape: str = "sine") -> np.n
     return np.sin(phase)
 
 
-def _env(n: int, attack: float = 0.005, release: float = 0.05) -> np.ndarray:
+def _env(n: int, attack: float = 0.005, release: float = 0.05) -> Samples:
     e = np.ones(n)
     a, r = max(1, int(RATE * attack)), max(1, int(RATE * release))
     e[:a] = np.linspace(0, 1, a)
@@ -40,17 +44,19 @@ def _env(n: int, attack: float = 0.005, release: float = 0.05) -> np.ndarray:
     return e
 
 
-def _silence(seconds: float) -> np.ndarray:
+def _silence(seconds: float) -> Samples:
     return np.zeros(int(RATE * seconds))
 
 
-def _lowpass(x: np.ndarray, k: int) -> np.ndarray:
+def _lowpass(x: Samples, k: int) -> Samples:
     return np.convolve(x, np.ones(k) / k, mode="same")
 
 
-def start() -> np.ndarray:
+def start() -> Samples:
     """Three short beeps and a long high one: they're off."""
-    beep = lambda f, s: _tone(f, s) * _env(int(RATE * s), 0.005, 0.03)  # noqa: E731
+    def beep(f: float, s: float) -> Samples:
+        return _tone(f, s) * _env(int(RATE * s), 0.005, 0.03)
+
     parts = []
     for _ in range(3):
         parts += [beep(660, 0.16), _silence(0.24)]
@@ -58,7 +64,7 @@ def start() -> np.ndarray:
     return np.concatenate(parts) * 0.7
 
 
-def collision(rng: np.random.Generator) -> np.ndarray:
+def collision(rng: np.random.Generator) -> Samples:
     """A thud and a crash."""
     n = int(RATE * 0.45)
     t = _t(0.45)
@@ -67,7 +73,7 @@ def collision(rng: np.random.Generator) -> np.ndarray:
     return (thud + crash) * _env(n, 0.001, 0.05) * 0.7
 
 
-def fall() -> np.ndarray:
+def fall() -> Samples:
     """A slide whistle going down, then a bump."""
     t = _t(0.55)
     slide = _tone(900 * np.exp(-t * 2.6), 0.55) * _env(len(t), 0.01, 0.05) * 0.6
@@ -76,14 +82,14 @@ def fall() -> np.ndarray:
     return np.concatenate([slide, bump])
 
 
-def dq() -> np.ndarray:
+def dq() -> Samples:
     """A buzzer: out of the race."""
     t = _t(0.7)
     buzz = (_tone(110, 0.7, "square") + 0.5 * _tone(116.5, 0.7, "square")) * 0.5
     return buzz * _env(len(t), 0.01, 0.08) * (0.8 + 0.2 * np.sin(2 * np.pi * 9 * t)) * 1.6
 
 
-def finish() -> np.ndarray:
+def finish() -> Samples:
     """A rising fanfare: C, E, G, high C."""
     notes = [(523.25, 0.14), (659.25, 0.14), (783.99, 0.14), (1046.5, 0.5)]
     parts = []
@@ -93,7 +99,7 @@ def finish() -> np.ndarray:
     return np.concatenate(parts) * 1.3
 
 
-def crowd(rng: np.random.Generator) -> np.ndarray:
+def crowd(rng: np.random.Generator) -> Samples:
     """A crowd cheering: shaped noise swelling up and fading."""
     seconds = 2.5
     t = _t(seconds)
@@ -103,12 +109,12 @@ def crowd(rng: np.random.Generator) -> np.ndarray:
     return noise * swell * np.clip(flutter, 0.3, 1.2) * 0.45
 
 
-EFFECTS: dict[str, Callable[..., np.ndarray]] = {"start": start, "collision": collision, "fall": fall, "dq": dq,
+EFFECTS: dict[str, Callable[..., Samples]] = {"start": start, "collision": collision, "fall": fall, "dq": dq,
                                                  "finish": finish, "crowd": crowd}
 """Effect name -> synthesiser. Names are the WAV file stems in ``sounds/effects``."""
 
 
-def wav_bytes(samples: np.ndarray) -> bytes:
+def wav_bytes(samples: Samples) -> bytes:
     """Float samples (-1..1) as a 16-bit mono WAV file at :data:`RATE`."""
     pcm = (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
     buf = io.BytesIO()

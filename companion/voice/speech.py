@@ -31,7 +31,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator, Literal, Protocol
 
 log = logging.getLogger("hotstreak.voice")
 
@@ -67,8 +67,8 @@ class VoiceCache:
     """
 
     def __init__(self, cache_dir: str | Path | None = None, espeak: str = "espeak-ng", speed: int = 175,
-                 run: Callable[..., subprocess.CompletedProcess] | None = None,
-                 max_bytes: int | None = CACHE_CAP_BYTES):
+                 run: Callable[..., subprocess.CompletedProcess[bytes]] | None = None,
+                 max_bytes: int | None = CACHE_CAP_BYTES) -> None:
         from_env = os.environ.get("HOTSTREAK_VOICE_CACHE")
         self.dir = Path(from_env) if from_env else Path(cache_dir) if cache_dir else default_cache_dir()
         self.espeak = espeak
@@ -76,7 +76,7 @@ class VoiceCache:
         self.max_bytes = max_bytes
         self._run = run
         self._stopped = threading.Event()
-        self._procs: set[subprocess.Popen] = set()
+        self._procs: set[subprocess.Popen[bytes]] = set()
         self._lock = threading.Lock()
         self._size: int | None = None
 
@@ -128,7 +128,7 @@ class VoiceCache:
         return path
 
     def _run_child(self, argv: list[str], capture_output: bool = True, timeout: float = 30
-                   ) -> subprocess.CompletedProcess:
+                   ) -> subprocess.CompletedProcess[bytes]:
         """Run espeak-ng as a child that :meth:`stop` can kill."""
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         with self._lock:
@@ -192,7 +192,7 @@ class VoiceCache:
             _kill(proc)
 
 
-def _kill(proc: subprocess.Popen) -> None:
+def _kill(proc: subprocess.Popen[bytes]) -> None:
     """Kill a renderer and anything it started (its own process group), so its pipes close at once."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -245,7 +245,7 @@ class VoiceQueue:
     def __len__(self) -> int:
         return len(self._lines)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Line]:
         return iter(list(self._lines))
 
     def put(self, text: str, card: int | None = None, priority: int = 1, slot: str | None = None,
@@ -300,6 +300,35 @@ class VoiceQueue:
         self._lines.clear()
 
 
+class VoiceChannel(Protocol):
+    """Where the voice plays, one line at a time (every :class:`hardware.device.AudioOut` is one)."""
+
+    def play_voice(self, path: str | Path) -> None: ...
+
+    def voice_busy(self) -> bool: ...
+
+    def stop_voice(self) -> None: ...
+
+
+class LineRenderer(Protocol):
+    """Renders lines to sound files for :class:`Voice` (:class:`VoiceCache` is the real one): ``espeak`` names
+    the program, ``path_for``/``render`` give the file of a line (render raises VoiceUnavailable)."""
+
+    espeak: str
+
+    def available(self) -> bool: ...
+
+    def has(self, text: str, voice: str) -> bool: ...
+
+    def path_for(self, text: str, voice: str) -> str | Path: ...
+
+    def render(self, text: str, voice: str) -> str | Path: ...
+
+    def prerender(self, lines: Iterable[str], voice: str) -> int: ...
+
+    def stop(self) -> None: ...
+
+
 class Voice:
     """Speaks lines through ``audio`` in ``voice`` (an espeak-ng voice, e.g. ``nl``) with a :class:`VoiceQueue`.
 
@@ -309,12 +338,13 @@ class Voice:
     card waits. Without espeak-ng the voice logs once and says nothing.
     """
 
-    def __init__(self, audio, voice: str, clock: Clock, cache: VoiceCache | None = None, max_lag_cards: int = 0,
-                 max_age: float | None = 8.0, background: bool = True, cut_lag: int = 1):
+    def __init__(self, audio: VoiceChannel, voice: str, clock: Clock, cache: LineRenderer | None = None,
+                 max_lag_cards: int = 0, max_age: float | None = 8.0, background: bool = True,
+                 cut_lag: int = 1) -> None:
         self.audio = audio
         self.voice = voice
         self.clock = clock
-        self.cache = cache or VoiceCache()
+        self.cache: LineRenderer = cache or VoiceCache()
         self.queue = VoiceQueue(clock, max_lag_cards, max_age)
         self.cut_lag = cut_lag
         self.current: Line | None = None
@@ -324,7 +354,7 @@ class Voice:
         self._background = background
         self._now_pool = concurrent.futures.ThreadPoolExecutor(1, "voice-now") if background else None
         self._ahead_pool = concurrent.futures.ThreadPoolExecutor(1, "voice-ahead") if background else None
-        self._jobs: dict[str, concurrent.futures.Future] = {}
+        self._jobs: dict[str, concurrent.futures.Future[str | Path]] = {}
         self._failed_once = False
         self.closed = False
 
@@ -337,7 +367,7 @@ class Voice:
         if self._now_pool is not None and text not in self._jobs and not self.cache.has(text, self.voice):
             self._jobs[text] = self._now_pool.submit(self.cache.render, text, self.voice)
 
-    def prerender(self, lines: Iterable[str]) -> concurrent.futures.Future | int:
+    def prerender(self, lines: Iterable[str]) -> concurrent.futures.Future[int] | int:
         """Render ``lines`` ahead (in the background when ``background``); returns the future or the count."""
         if not self.enabled:
             return 0
@@ -390,7 +420,7 @@ class Voice:
         return (head is not None and head.card is not None and head.card > line.card and head.priority == 0
                 and line.priority > 0)
 
-    def _ready(self, text: str):
+    def _ready(self, text: str) -> str | Path | Literal[False] | None:
         """The WAV path if ready, None if still rendering, False if it failed (the line is skipped)."""
         if self.cache.has(text, self.voice):
             self._jobs.pop(text, None)
