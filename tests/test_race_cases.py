@@ -51,3 +51,10 @@ def test_simulate_bad_card_exit_2_names_it():
     assert result.returncode == 2
     assert "'Q+1'" in result.stderr and "expected" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["race-cases.jsonl", "settle-cases.jsonl"])
+def test_the_rule_case_files_hold_named_cases_with_expectations(name):
+    cases = read_cases(DATA / name)
+    assert cases and all(c["name"] and "expect" in c for c in cases)
+    assert len({c["name"] for c in cases}) == len(cases)
