@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import hotstreak, hotstreak_in_process, rule_cases
+from conftest import DATA, hotstreak, hotstreak_in_process, read_cases, rule_cases
 
 CASES = rule_cases("race-cases.jsonl")
 EVENTS = {case["name"]: case["events"] for case in rule_cases("race-events.jsonl")}
