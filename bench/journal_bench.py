@@ -6,7 +6,7 @@ the current game, read the form line, look for games without a summary) and one 
 
     python bench/journal_bench.py [--games 1000] [--repeat 7]
 
-Prints the figures; the README quotes them.
+Prints the figures; docs/bench.md quotes them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The phone page in a real browser (Debian's chromium, headless, driven by Selenium) against a live table.
 
-Set HOTSTREAK_SCREENSHOTS=docs to save the phone views shown in the README (docs/web-*.png).
+Set HOTSTREAK_SCREENSHOTS=docs to save the phone views shown in docs/screen.md (docs/web-*.png).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from companion.kiosk.config import MAX_LEDS, load_config
 from hardware import LED_BACKENDS, make_strip, resolve_mode
 
 # Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured
-# count we send enough zeros for any table built from the README.
+# count we send enough zeros for any table built as docs/pi.md describes.
 DEFAULT_OFF_COUNT = 300
 
 

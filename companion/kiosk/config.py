@@ -2,7 +2,7 @@
 
 Every setting has a default, so a desktop needs no file. Load with ``load_config(path)``; ``path=None`` gives
 the defaults (or ``$HOTSTREAK_CONFIG`` if set). Bad values raise ``ConfigError`` listing each problem with its
-key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in the README).
+key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in docs/config.md).
 """
 
 from __future__ import annotations
