@@ -21,8 +21,9 @@ from types import MappingProxyType
 from typing import ClassVar, Mapping
 
 
-class Reason(str, enum.Enum):
-    """Why an input was refused, in a few words: the value is the spoken key's tail (``refused-<value>``)."""
+class Reason(enum.StrEnum):
+    """Why an input was refused, in a few words: the value (and ``str(reason)``) is the spoken key's tail,
+    ``refused-<value>``."""
 
     UNKNOWN = "unknown"                  # not a code, card, ticket or side bet card this game knows
     ALREADY = "already"                  # scanned, drafted, doubled, chosen, armed or placed already
