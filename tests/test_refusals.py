@@ -5,6 +5,7 @@ sounds/phrases/*.toml), never from reading the detail back."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import pickle
 import random
 from pathlib import Path
@@ -106,6 +107,15 @@ def _race_1_deck_full() -> tuple[Table, str]:
     return t, unknown[limit]
 
 
+def _race_deck_used_up() -> tuple[Game, str]:
+    """A race whose deck of 3 cards (a small track's, set once the race runs) is all revealed; a 4th is refused."""
+    g = game(2, "HS-GO", "HS-GO", "HS-GO")
+    g.track = dataclasses.replace(g.track, deck_size=3)
+    for text in ("HS15", "HS14", "HS22"):
+        g.apply(parse_code(text))
+    return g, "HS04"
+
+
 # (id, setup -> (target, text), reason, fields the refusal must name)
 CASES = [
     # before the player count, and codes that are no code
@@ -168,6 +178,7 @@ CASES = [
     ("go-while-racing", lambda: (_racing(), "HS-GO"), Reason.RACING, {"code": "HS-GO"}),
     ("card-twice-in-a-pass", lambda: (_racing(), "HS15"), Reason.ALREADY, {"code": "HS15", "card": "H+3"}),
     ("card-not-in-race-1s-deck", _race_1_deck_full, Reason.NOT_IN_DECK, {}),
+    ("card-past-the-race-deck", _race_deck_used_up, Reason.NOT_IN_DECK, {"code": "HS04", "card": "G+3"}),
     ("card-during-payouts", lambda: (_race_1_over(), "HS15"), Reason.WRONG_TIME, {"phase": "payouts"}),
     ("card-after-the-game", lambda: (to_race_3_over(), "HS15"), Reason.GAME_OVER, {"code": "HS15"}),
     ("go-after-the-game", lambda: (to_race_3_over(), "HS-GO"), Reason.GAME_OVER, {"code": "HS-GO"}),
