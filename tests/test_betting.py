@@ -4,9 +4,9 @@ from importlib import resources
 
 import pytest
 
-from companion.rules.betting import (Bet, BettingError, OpenBet, Stacks, Ticket, bet_amount, check_bets, load_tickets,
-                                     settle, settle_open)
-from companion.rules.errors import DataFileError
+from companion.rules.betting import (Bet, OpenBet, Stacks, Ticket, bet_amount, check_bets, load_tickets, settle,
+                                     settle_open)
+from companion.rules.errors import BettingError, DataFileError
 from companion.rules.mascots import Mascot
 
 G, H, D, M = Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM

@@ -1,5 +1,5 @@
 """The race caller: one short line per card with priorities, the moments around a race, refusals in a few
-words (companion/call/caller.py, companion/call/refusals.py)."""
+words (companion/call/caller.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from companion.call.announcer import LANGUAGES, REFUSALS
 from companion.call.caller import ESSENTIAL, Caller
-from companion.call.refusals import reason
+from companion.rules.errors import InvalidCodeError, Reason, RefusalMessage, RefusedError
 from companion.call.words import load_catalogue
 from companion.rules import events as ev
 from companion.rules.mascots import Mascot
@@ -91,27 +91,25 @@ def test_the_last_card_of_a_pass_is_announced_with_the_track():
     assert said[-1] in load_catalogue("en").phrases["last-card"]
 
 
-@pytest.mark.parametrize("message,why", [
-    ("unknown code 'XYZ' (expected HS-...)", "unknown"),
-    ("'hello' is not a card: expected ...", "unknown"),
-    ("card HS15 (H+3) was already revealed in pass 1; expected a card not yet revealed this pass", "already"),
-    ("HS-GO: the race is not over (expected the next revealed card)", "race-over"),
-    ("HS-GO: seat 2 has not marked a ticket to double (expected ...)", "double"),
-    ("HS-GO: scanned 3 of 13 face-up cards (expected ...)", "face-up"),
-    ("ticket HS-T-MUM-1-S cannot be scanned in racing (expected a card)", "wrong-time"),
-    ("HS-NEW before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first", "players-first"),
-    ("journal write failed: disk full", "save"),
-    ("something new", "other"),
-])
-def test_refusals_are_spoken_as_a_reason_from_a_fixed_set(message, why):
-    assert reason(message) == why and why in REFUSALS
-    line = Caller("nl", random.Random(0)).refusal(message)
-    assert line.text in load_catalogue("nl").phrases[f"refused-{why}"]
+@pytest.mark.parametrize("reason", list(Reason), ids=[r.value for r in Reason])
+def test_refusals_are_spoken_as_their_reason_from_a_fixed_set(reason):
+    error = RefusedError("whatever the detail says: already, unknown, HS-NEW", reason)
+    assert reason.value in REFUSALS
+    line = Caller("nl", random.Random(0)).refusal(error)
+    assert line.text in load_catalogue("nl").phrases[f"refused-{reason.value}"] and line.slot == "refused"
+
+
+def test_a_refusal_message_from_the_controller_is_spoken_by_its_reason_not_its_words():
+    caller = Caller("en", random.Random(0))
+    error = RefusedError("journal full: can't save", Reason.ALREADY)  # the words say save, the code says already
+    assert caller.refusal(RefusalMessage(error)).text in load_catalogue("en").phrases["refused-already"]
+    assert caller.refusal("text without its error").text in load_catalogue("en").phrases["refused-other"]
 
 
 def test_garbage_gives_one_of_a_few_fixed_lines():
     caller = Caller("en", random.Random(0))
-    said = {caller.refusal(f"unknown code 'JUNK{k}' (expected HS-...)").text for k in range(200)}
+    said = {caller.refusal(InvalidCodeError(f"unknown code 'JUNK{k}' (expected HS-...)", code=f"JUNK{k}")).text
+            for k in range(200)}
     assert said <= set(load_catalogue("en").phrases["refused-unknown"])
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from companion.kiosk.config import DEFAULT_TOML, ConfigError, load_config, parse_config
+from companion.kiosk.config import DEFAULT_TOML, load_config, parse_config
+from companion.kiosk.errors import ConfigError
 from companion.rules import Mascot
 
 

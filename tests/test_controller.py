@@ -82,7 +82,7 @@ REFUSALS = [
     ("hello", "hello", "unknown"),              # garbage
     ("HS99", "HS99", "unknown"),                # a card code not in the deck
     ("HS15", "HS15", "already"),                # already revealed in this pass
-    ("HS-GO", "race is not over", "race-over"),   # GO mid-race
+    ("HS-GO", "race is not over", "racing"),   # GO mid-race
     ("HS-T-HURLEY-1-S", "HS-T-HURLEY-1-S", "wrong-time"),  # a ticket while racing
     ("HS-S03", "HS-S03", "wrong-time"),            # a side bet card while racing
     ("HS-PLAYERS-5", "HS-NEW", "wrong-time"),      # a player count mid-game
@@ -99,6 +99,7 @@ def test_each_refused_input_names_itself_and_changes_nothing(text, named, why):
     result = table.scan(text)
     assert not result.accepted
     assert named in result.message and "\n" not in result.message
+    assert result.error.reason.value == why and result.message == str(result.error)
     assert table.status() == before
     assert len(table.journal.entries()) == stored
     assert f"Refused {text!r}" in table.console.getvalue()
@@ -125,6 +126,7 @@ def test_undo_with_nothing_to_undo_is_refused():
     table = TableKit()
     result = table.press("undo")
     assert not result.accepted and result.message == "nothing to undo"
+    assert result.error.reason.value == "nothing-to-undo"
 
 
 def test_undo_of_a_new_game_brings_the_game_back():

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.rules.codes import Control, all_ticket_codes, parse_code
-from companion.rules.errors import DataFileError, HotStreakError
-from companion.rules.game import Game, Phase, RefusedError, Variant, setup_figures
+from companion.rules.errors import DataFileError, HotStreakError, RefusedError
+from companion.rules.game import Game, Phase, Variant, setup_figures
 from companion.rules.game_events import (DoubleMarked, GameOver, PhaseChanged, Settled, SideBetAnswered,
                                          SideBetHappened, TicketDrafted)
 from companion.rules.setup import load_game_rules

@@ -8,7 +8,8 @@ import types
 
 import pytest
 
-from companion.kiosk.config import ConfigError, parse_config
+from companion.kiosk.config import parse_config
+from companion.kiosk.errors import ConfigError
 from hardware import make_hardware, make_strip, make_scanner
 from hardware.buttons import NullButtons
 from hardware.leds import NullStrip

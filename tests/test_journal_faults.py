@@ -19,7 +19,8 @@ import pytest
 from conftest import DATA, ROOT, FakeClock
 from companion.call.words import load_catalogue
 from companion.kiosk.controller import RETRY_SECONDS, SAVE_FAILED, Controller, status_dict
-from companion.kiosk.journal import Journal, JournalError
+from companion.kiosk.errors import JournalError
+from companion.kiosk.journal import Journal
 from companion.kiosk.recovery import check, move_aside, open_journal
 from tablekit import TableKit
 
@@ -101,7 +102,7 @@ def test_a_failed_write_is_refused_said_nothing_applied_and_play_goes_on_after(t
     assert table.status() == before and len(table.journal.entries()) == rows  # nothing applied, nothing stored
     # spoken as the fixed "can't save" line of the caller, and the console shows it too
     assert table.said()[-1] in load_catalogue("en").phrases["refused-save"]
-    assert f"Refused 'HS26': {SAVE_FAILED}" in table.console.getvalue()
+    assert f"Refused 'HS26': Can't save, check the SD card. ({SAVE_FAILED})" in table.console.getvalue()
     problem = table.controller.problem
     assert str(tmp_path / "journal.db") in problem and fix in problem
     assert not table.press("undo").accepted and table.status() == before  # undo cannot save either

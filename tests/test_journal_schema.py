@@ -12,7 +12,8 @@ import pytest
 from conftest import DATA
 from companion.kiosk.controller import Controller, status_dict
 from companion.kiosk.history import backfill
-from companion.kiosk.journal import SCHEMA_VERSION, Journal, JournalError
+from companion.kiosk.errors import JournalError
+from companion.kiosk.journal import SCHEMA_VERSION, Journal
 from tablekit import TableKit
 
 V0 = DATA / "journal-v0.sqlite"

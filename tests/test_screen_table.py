@@ -14,7 +14,8 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from companion import colours as C
-from companion.kiosk.config import ConfigError, parse_config
+from companion.kiosk.config import parse_config
+from companion.kiosk.errors import ConfigError
 from companion.rules.table import Table
 from companion.screen.draw import Painter
 from companion.screen.keys import NameEntry
@@ -352,7 +353,9 @@ def test_the_screen_log_and_refusals_follow_the_language():
     race = Race()
     sink.events(race.push_text("H+3"), table, 0.0)
     assert sink.log and "Hurley" in sink.log[-1] and sink.log[-1] != "Hurley moves 3"
-    sink.refused("XYZ", "unknown code 'XYZ' (expected a card code)", table, 0.0)
+    from companion.rules.errors import InvalidCodeError, RefusalMessage
+    message = RefusalMessage(InvalidCodeError("unknown code 'XYZ' (expected a card code)", code="XYZ"))
+    sink.refused("XYZ", message, table, 0.0)  # the controller's message carries the error and its reason
     assert sink.message.startswith("Onbekende code") and "'XYZ'" in sink.message
 
 

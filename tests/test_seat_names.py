@@ -2,8 +2,8 @@
 
 import pytest
 
-from companion.rules.codes import InvalidCodeError, SeatNameCode, parse_code
-from companion.rules.errors import RefusedError
+from companion.rules.codes import SeatNameCode, parse_code
+from companion.rules.errors import InvalidCodeError, RefusedError
 from companion.rules.table import SeatNamed, Table
 
 

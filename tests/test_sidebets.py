@@ -9,7 +9,8 @@ from companion.rules.events import Status
 from companion.rules.mascots import Mascot
 from companion.rules.race import Race
 from companion.rules.track import load_track
-from companion.rules.sidebets import PREDICATES, SideBetTracker, UnknownSideBetError, load_side_bets
+from companion.rules.errors import UnknownSideBetError
+from companion.rules.sidebets import PREDICATES, SideBetTracker, load_side_bets
 
 START = "G1.3 H2.3 D3.3 M4.3"
 

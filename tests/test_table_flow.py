@@ -10,8 +10,8 @@ import pytest
 
 from companion.kiosk.controller import Controller, status_dict
 from companion.kiosk.journal import Journal
-from companion.rules.codes import InvalidCodeError, OpenBetCode, parse_code
-from companion.rules.errors import RefusedError
+from companion.rules.codes import OpenBetCode, parse_code
+from companion.rules.errors import InvalidCodeError, RefusedError
 from companion.rules.game import Phase, Variant
 from companion.rules.game_events import OpenBetPlaced, Settled, SideBetShown
 from companion.rules.game_view import DOUBLE_PROMPT

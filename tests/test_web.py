@@ -123,19 +123,23 @@ def test_leave_frees_the_seat_and_the_old_token():
 
 
 # ----- every web input is checked like a scan ------------------------------------------------------------
-@pytest.mark.parametrize("body, status, message", [
-    ({"seat": 9, "name": "X"}, 400, "seat 9 is not at this table (expected a seat 1..3)"),
-    ({"seat": "1", "name": "X"}, 400, "seat '1' is not at this table (expected a seat 1..3)"),
-    ({"seat": 1, "name": "   "}, 400, "name '   ' is not valid (expected 1-16 letters, digits or spaces)"),
-    ({"seat": 1, "name": "A" * 17}, 400, "'HS-NAME-1:" + "A" * 17 + "': a name is 0-16 printable characters (got 17)"),
-    ([1, 2], 400, 'request body is not a JSON object (expected an object like {"seat": 1})'),
-    (b"{nope", 400, 'request body is not JSON (expected an object like {"seat": 1})'),
-    (b"x" * 5000, 413, "request of 5000 bytes is too large (expected at most 2048)"),
+@pytest.mark.parametrize("body, status, message, reason", [
+    ({"seat": 9, "name": "X"}, 400, "seat 9 is not at this table (expected a seat 1..3)", "seat"),
+    ({"seat": "1", "name": "X"}, 400, "seat '1' is not at this table (expected a seat 1..3)", "seat"),
+    ({"seat": 1, "name": "   "}, 400, "name '   ' is not valid (expected 1-16 letters, digits or spaces)", "name"),
+    ({"seat": 1, "name": "A" * 17}, 400, "'HS-NAME-1:" + "A" * 17 + "': a name is 0-16 printable characters (got 17)",
+     "name"),
+    ([1, 2], 400, 'request body is not a JSON object (expected an object like {"seat": 1})', "request"),
+    (b"{nope", 400, 'request body is not JSON (expected an object like {"seat": 1})', "request"),
+    (b"x" * 5000, 413, "request of 5000 bytes is too large (expected at most 2048)", "request"),
 ])
-def test_bad_requests_are_refused_in_one_line_and_change_nothing(body, status, message):
+def test_bad_requests_are_refused_in_one_line_and_change_nothing(body, status, message, reason):
+    from companion.call.words import phrase
     with started(LiveTable(), *STANDARD_GAME) as table:
         before = len(table.journal.entries())
-        assert post(table, "/api/claim", body) == (status, {"ok": False, "error": message})
+        line = phrase(f"refused-{reason}", "en")  # the phone shows the reason's words, the table's language
+        assert post(table, "/api/claim", body) == (status, {"ok": False, "error": message, "reason": reason,
+                                                            "line": line})
         table.wait_idle()
         assert len(table.journal.entries()) == before
 
@@ -300,7 +304,7 @@ def test_web_is_on_by_default_on_the_pi_only():
 
 
 def test_web_config_errors_name_the_key():
-    from companion.kiosk.config import ConfigError
+    from companion.kiosk.errors import ConfigError
     with pytest.raises(ConfigError, match="web.port: 0 is not valid"):
         parse_config("[web]\nport = 0\n")
 

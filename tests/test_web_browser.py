@@ -102,7 +102,8 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         wait_text(bo, "money", "Ann")
         assert not bo.find_element("css selector", "#join-seat option[value='1']").is_enabled()
         answer = fetch(bo, "/api/claim", {"seat": 1, "name": "Mallory"})
-        assert answer == {"ok": False, "error": "seat 1 is not yours (expected the phone that claimed seat 1)"}
+        assert answer == {"ok": False, "error": "seat 1 is not yours (expected the phone that claimed seat 1)",
+                          "reason": "not-yours", "line": "That seat isn't yours."}
         mine = ann.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat'))")
         answer = fetch(ann, "/api/leave", {"seat": 2, "token": mine["token"]})  # Ann's token, Bo's seat
         assert answer["error"] == "seat 2 is not yours (expected the phone that claimed seat 2)"
@@ -149,4 +150,5 @@ def test_place_an_open_variant_bet_on_the_phone(phones, shots):
         assert table.controller.table.phase == "racing"
         token = phone.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat')).token")
         answer = fetch(phone, "/api/bet", {"seat": 3, "token": token, "mascot": "mum", "answer": "yes"})
-        assert answer == {"ok": False, "error": "betting is closed (the table is in racing; expected betting)"}
+        assert answer == {"ok": False, "error": "betting is closed (the table is in racing; expected betting)",
+                          "reason": "wrong-time", "line": "Not now."}

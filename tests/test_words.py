@@ -94,7 +94,8 @@ def test_on_screen_lines_and_refusals_in_the_language():
     _, events = play(["HF", "HF"])
     nl = words.lines(events, "nl")
     assert len(nl) == len(events) and all("Hurley" in t for t in nl)
-    assert words.refusal("unknown code 'XYZ' (expected HS-...)", "es") == "Código desconocido."
+    from companion.rules.errors import InvalidCodeError
+    assert words.refusal(InvalidCodeError("unknown code 'XYZ' (expected HS-...)"), "es") == "Código desconocido."
 
 
 def _demo_events():

@@ -25,15 +25,15 @@ from companion.call.words import (LANGUAGES, Catalogue, capitalise, load_catalog
                                   placeholders, sounds_dir)
 from companion.rules import events as ev
 from companion.rules import game_events as gev
+from companion.rules.errors import Reason
 
 # Every key of the catalogue and the fields it is given (its phrasings may use any of them). Race event keys are
 # the engine's event type names (companion.rules.events); "-variant" picks a phrasing family for one kind.
 _MASCOT = frozenset({"mascot"})
 _MOVE = frozenset({"mascot", "steps", "space", "start", "lane"})
 _OUT = frozenset({"mascot", "lane", "space"})
-REFUSALS: tuple[str, ...] = ("unknown", "already", "wrong-time", "players-first", "race-over", "game-over",
-                             "not-top", "draft", "double", "face-up", "seat", "save", "other")
-"""The reasons a refusal is spoken with (``refused-<reason>`` keys); see :mod:`companion.call.refusals`."""
+REFUSALS: tuple[str, ...] = tuple(r.value for r in Reason)
+"""The reasons a refusal is spoken with (``refused-<reason>`` keys): :class:`companion.rules.errors.Reason`."""
 
 FIELDS: dict[str, frozenset[str]] = {
     "revealed": frozenset({"who", "reveal", "pass_no", "card", "tag"}),

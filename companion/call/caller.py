@@ -25,10 +25,10 @@ from typing import Any, Callable, Iterable
 
 from companion.call import words
 from companion.call.announcer import Announcer
-from companion.call.refusals import reason
 from companion.rules import events as ev
 from companion.rules import game_events as gev
 from companion.rules import table as tev
+from companion.rules.errors import RefusedError
 
 ESSENTIAL: tuple[type, ...] = (ev.Fell, ev.KnockedOut, ev.OutOfBounds, ev.Finished)
 """The events a table must hear before the next card (the pace goal of ``bench/voice_pace.py``)."""
@@ -236,6 +236,7 @@ class Caller:
     def race_start(self, race_no: int) -> str:
         return self.say("race-start", race=race_no)
 
-    def refusal(self, message: str) -> Spoken:
-        """The spoken refusal: the reason in a few words, from a fixed set (never the refused text)."""
-        return Spoken(self.say(f"refused-{reason(message)}"), slot="refused")
+    def refusal(self, message: RefusedError | str) -> Spoken:
+        """The spoken refusal of a RefusedError (or the RefusalMessage a sink is given): its reason in
+        a few words, ``refused-<reason>``, from a fixed set (never the refused text)."""
+        return Spoken(self.say(words.refusal_key(message)), slot="refused")

@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from companion.call import racecall
+from companion.call.words import refusal_line
 from companion.kiosk.controller import BaseSink
 from companion.kiosk.status import status_line
 from companion.rules.events import Event, Revealed
@@ -27,7 +28,8 @@ class ConsoleSink(BaseSink):
                 print("  Last card of this pass coming up!", file=self.out, flush=True)
 
     def refused(self, text: str, message: str, table: Table, now: float) -> None:
-        print(f"  Refused {text!r}: {message}", file=self.out, flush=True)
+        """The refused text, its reason in a few words (from the error the message carries), the whole detail."""
+        print(f"  Refused {text!r}: {refusal_line(message, 'en')} ({message})", file=self.out, flush=True)
 
     def reset(self, table: Table, now: float) -> None:
         """After a start from the journal or an undo: where the table is now."""

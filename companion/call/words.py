@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 from companion.rules import events as ev
 from companion.rules import game_events as gev
 from companion.rules import table as tev
+from companion.rules.errors import Reason, RefusedError
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 
@@ -240,11 +241,33 @@ def lines(events: Iterable[ev.Event], lang: str, names: Names | None = None) -> 
     return [t for t in (text(e, lang, names) for e in events) if t is not None]
 
 
-def refusal(message: str, lang: str) -> str:
-    """A refusal ``message`` as its reason in a few words in ``lang`` (the line the voice says), for a screen
-    that has no room for the whole message. Raises ValueError for an unknown language."""
-    from companion.call.refusals import reason
-    return phrase(f"refused-{reason(message)}", lang)
+# ----- refusals -----------------------------------------------------------------------------------------------
+def reason_of(refusal: RefusedError | str) -> Reason:
+    """The :class:`Reason` of a refusal: a RefusedError's own, or the one of the error a message carries
+    (:class:`~companion.rules.errors.RefusalMessage`, what the controller hands the sinks); plain text has no
+    reason: ``other``. The words never come from reading the text."""
+    if isinstance(refusal, RefusedError):
+        return refusal.reason
+    error = getattr(refusal, "error", None)
+    return error.reason if isinstance(error, RefusedError) else Reason.OTHER
+
+
+def refusal_key(refusal: RefusedError | str) -> str:
+    """The catalogue key of a refusal's words, ``refused-<reason>`` (what the voice says, one of a fixed set)."""
+    return f"refused-{reason_of(refusal).value}"
+
+
+def refusal_line(error: RefusedError | str, lang: str) -> str:
+    """A refusal in a few words in ``lang`` for the screen, console and phone: the plain (first) phrasing of
+    ``refused-<reason>``, filled from the error's fields. Never the scanned text, a label code or a card
+    notation. Raises ValueError for an unknown language."""
+    fields = dict(error.fields) if isinstance(error, RefusedError) else {}
+    return phrase(refusal_key(error), lang, **fields)
+
+
+def refusal(message: RefusedError | str, lang: str) -> str:
+    """The same as :func:`refusal_line` (the name the screen uses)."""
+    return refusal_line(message, lang)
 
 
 def phrase(key: str, lang: str, **fields: Any) -> str:

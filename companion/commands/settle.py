@@ -14,7 +14,8 @@ import json
 import sys
 from typing import Any
 
-from companion.rules.betting import Bet, BettingError, OpenBet, Ticket, check_bets, load_tickets, settle, settle_open
+from companion.rules.betting import Bet, OpenBet, Ticket, check_bets, load_tickets, settle, settle_open
+from companion.rules.errors import BettingError
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.sidebets import load_side_bets
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.colours import COLOURS, hex_colour
+from companion.kiosk.errors import ConfigError
 from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import DataFileError
@@ -89,10 +90,6 @@ host = ""                  # "" = every interface (0.0.0.0) on the Pi, 127.0.0.1
 port = 8080
 hosts = []                 # extra host names phones may use for the kiosk (e.g. "hotstreak.lan")
 """
-
-
-class ConfigError(DataFileError):
-    """A configuration file with problems (one line each, with its key path)."""
 
 
 def _state_dir() -> Path:

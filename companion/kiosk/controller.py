@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from companion.kiosk import history
-from companion.kiosk.journal import UNDO, Entry, Journal, JournalError
+from companion.kiosk.errors import JournalError
+from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.kiosk.legacy import apply_legacy
 from companion.rules.deck import Deck
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import HotStreakError, Reason, RefusalMessage, RefusedError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
@@ -51,12 +52,20 @@ class Undone(Event):
 
 @dataclass
 class Result:
-    """What became of one input: accepted with its events, or refused with a one-line message."""
+    """What became of one input: accepted with its events, or refused with its ``error`` (reason and fields)
+    and the one-line ``message``: ``str(error)``, as a :class:`RefusalMessage` that carries the error."""
 
     text: str
     accepted: bool
     events: list[Event] = field(default_factory=list)
     message: str | None = None
+    error: RefusedError | None = None
+
+
+def _refused(text: str, error: HotStreakError) -> Result:
+    """The Result of a refused input; an error that is not a refusal (none today) is one with reason other."""
+    refusal = error if isinstance(error, RefusedError) else RefusedError(str(error), Reason.OTHER)
+    return Result(text, False, message=RefusalMessage(refusal), error=refusal)
 
 
 class BaseSink:
@@ -158,13 +167,13 @@ class Controller:
         try:
             events = self.table.apply(text, data)
         except HotStreakError as exc:
-            return Result(text, False, message=str(exc))
+            return _refused(text, exc)
         try:
             entry = self.journal.append(text, source, self.wall(), data)
         except JournalError as exc:
             self._trouble(exc)
             self.table = self._replay(self.entries)  # take it back: nothing applied
-            return Result(text, False, message=SAVE_FAILED)
+            return _refused(text, RefusedError(SAVE_FAILED, Reason.SAVE, code=text))
         self._saved(now)
         if any(isinstance(e, NewGame) for e in events):
             if self.entries and self.entries[0].id != self._recorded:  # the game left behind, once
@@ -182,9 +191,9 @@ class Controller:
             target = self.journal.undo(source, self.wall())
         except JournalError as exc:
             self._trouble(exc)
-            return Result(UNDO, False, message=SAVE_FAILED)
+            return _refused(UNDO, RefusedError(SAVE_FAILED, Reason.SAVE, code=UNDO))
         if target is None:
-            return Result(UNDO, False, message="nothing to undo")
+            return _refused(UNDO, RefusedError("nothing to undo", Reason.NOTHING_TO_UNDO, code=UNDO))
         self._saved(now)
         self.table = self._load()
         self._refresh_history()

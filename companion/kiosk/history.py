@@ -19,7 +19,8 @@ import logging
 import time
 from typing import Any, Iterable
 
-from companion.kiosk.journal import Entry, Journal, JournalError
+from companion.kiosk.errors import JournalError
+from companion.kiosk.journal import Entry, Journal
 from companion.kiosk.legacy import apply_legacy
 from companion.rules.errors import HotStreakError
 from companion.rules.events import RaceEnded

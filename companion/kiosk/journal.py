@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from companion.rules.errors import HotStreakError
+from companion.kiosk.errors import JournalError, JournalWriteError
 
 SCHEMA_VERSION = 2
 UNDO = "HS-UNDO"
@@ -59,20 +59,6 @@ CREATE TABLE IF NOT EXISTS games (
 _SELECT = "SELECT id, at, source, text, data, skipped, kind FROM inputs"
 _COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
 ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
-
-
-class JournalError(HotStreakError):
-    """The journal file cannot be used. ``kind``: ``path`` (not a file), ``damaged`` (not SQLite, empty,
-    truncated, unknown schema), ``newer`` (a newer program's schema), ``unwritable`` (full, read-only,
-    locked, no permission). The message is one line: the file, what is wrong, what to do."""
-
-    def __init__(self, path: str, kind: str, what: str, fix: str):
-        self.path, self.kind, self.what, self.fix = path, kind, what, fix
-        super().__init__(f"journal {path}: {what} - {fix}")
-
-
-class JournalWriteError(JournalError):
-    """An input could not be saved (the table must refuse it)."""
 
 
 @dataclass(frozen=True)

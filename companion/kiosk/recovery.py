@@ -3,7 +3,7 @@
 Every problem gets one log line naming the file, what is wrong and what to do:
 
 - a folder instead of a file, or a journal written by a newer program: the kiosk does not start
-  (:class:`~companion.kiosk.journal.JournalError`, exit 2);
+  (:class:`~companion.kiosk.errors.JournalError`, exit 2);
 - damaged (not SQLite, empty, truncated, an unknown schema): the file is moved aside as
   ``journal.db.damaged-YYYYmmdd-HHMMSS`` (with its ``-wal``/``-shm``; never deleted, never overwritten), a new
   journal is started, and the screen says so once;
@@ -20,7 +20,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from companion.kiosk.journal import SCHEMA_VERSION, Journal, JournalError, check_file
+from companion.kiosk.errors import JournalError
+from companion.kiosk.journal import SCHEMA_VERSION, Journal, check_file
 
 log = logging.getLogger(__name__)
 LOW_SPACE = 1 << 20  # bytes free below which `status` and `doctor` call the disk full

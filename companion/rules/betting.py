@@ -18,16 +18,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from companion.rules.datafile import Checker, read_toml
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import BettingError, Reason
 from companion.rules.mascots import MASCOTS, Mascot
 
 STACKS: tuple[str, ...] = tuple(m.value for m in MASCOTS) + ("yes", "no")
 LEVELS: tuple[str, ...] = ("top", "middle", "bottom")
 SIDES: tuple[str, ...] = ("safe", "risky")
-
-
-class BettingError(HotStreakError, ValueError):
-    """A ticket or bet that does not exist or does not fit the rules (docs/rules.md 6-7)."""
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -43,7 +39,7 @@ class Ticket:
         stack, _, level = str(text).strip().lower().partition("-")
         if stack not in STACKS or level not in LEVELS:
             raise BettingError(f"unknown ticket {text!r} (expected <{'|'.join(STACKS)}>-<{'|'.join(LEVELS)}>, "
-                               "e.g. gobbler-top or yes-middle)")
+                               "e.g. gobbler-top or yes-middle)", ticket=str(text))
         return cls(stack, level)
 
     @property
@@ -73,7 +69,8 @@ class Bet:
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:
-            raise BettingError(f"ticket {self.ticket}: side {self.side!r} is not safe or risky")
+            raise BettingError(f"ticket {self.ticket}: side {self.side!r} is not safe or risky",
+                               ticket=self.ticket.id)
 
     def to_dict(self) -> dict[str, Any]:
         return {"ticket": self.ticket.id, "side": self.side, "double": self.double}
@@ -171,11 +168,13 @@ class Stacks:
         if top == ticket:
             return
         if top is None:
-            raise BettingError(f"ticket {ticket} cannot be drafted: the {ticket.stack} stack is empty")
+            raise BettingError(f"ticket {ticket} cannot be drafted: the {ticket.stack} stack is empty", Reason.NOT_TOP,
+                               ticket=ticket.id)
         if LEVELS.index(ticket.level) < self.taken[ticket.stack]:
             raise BettingError(f"ticket {ticket} was already drafted this race (expected {top}, the top of "
-                               f"the {ticket.stack} stack)")
-        raise BettingError(f"ticket {ticket} is not on top of its stack (expected {top})")
+                               f"the {ticket.stack} stack)", Reason.ALREADY, ticket=ticket.id)
+        raise BettingError(f"ticket {ticket} is not on top of its stack (expected {top})", Reason.NOT_TOP,
+                           ticket=ticket.id)
 
     def take(self, ticket: Ticket) -> None:
         """Draft ``ticket`` off its stack; raises BettingError (nothing changed) if it is not on top."""
@@ -190,7 +189,8 @@ def _place(placings: Mapping[Mascot, int], mascot: Mascot) -> int:
     try:
         return placings[mascot]
     except KeyError:
-        raise BettingError(f"no paid place for {mascot.value} (expected placings for every mascot)") from None
+        raise BettingError(f"no paid place for {mascot.value} (expected placings for every mascot)",
+                           Reason.MISSING, mascot=mascot.value) from None
 
 
 def bet_amount(bet: Bet, placings: Mapping[Mascot, int], side_happened: bool | None, table: TicketTable,
@@ -203,10 +203,12 @@ def bet_amount(bet: Bet, placings: Mapping[Mascot, int], side_happened: bool | N
     """
     if bet.double and race_no != table.double_race:
         raise BettingError(f"ticket {bet.ticket} is doubled in race {race_no} "
-                           f"(only race {table.double_race} has doubles)")
+                           f"(only race {table.double_race} has doubles)", Reason.NO_DOUBLE, ticket=bet.ticket.id,
+                           race=race_no)
     if bet.ticket.is_side:
         if side_happened is None:
-            raise BettingError(f"ticket {bet.ticket} needs the side bet's answer (expected happened true/false)")
+            raise BettingError(f"ticket {bet.ticket} needs the side bet's answer (expected happened true/false)",
+                               Reason.MISSING, ticket=bet.ticket.id)
         right = (bet.ticket.stack == "yes") == bool(side_happened)
         amount = table.side[(bet.ticket.level, bet.side)][0 if right else 1]
     else:
@@ -231,15 +233,18 @@ def check_bets(bets_by_player: Iterable[Iterable[Bet]], race_no: int, table: Tic
         doubles = 0
         for bet in bets:
             if bet.ticket in seen:
-                raise BettingError(f"ticket {bet.ticket} is drafted twice (each ticket exists once)")
+                raise BettingError(f"ticket {bet.ticket} is drafted twice (each ticket exists once)", Reason.ALREADY,
+                                   ticket=bet.ticket.id)
             seen.add(bet.ticket)
             if bet.double:
                 doubles += 1
                 if race_no != table.double_race:
                     raise BettingError(f"ticket {bet.ticket} is doubled in race {race_no} "
-                                       f"(only race {table.double_race} has doubles)")
+                                       f"(only race {table.double_race} has doubles)", Reason.NO_DOUBLE,
+                                       ticket=bet.ticket.id, race=race_no)
         if doubles > 1:
-            raise BettingError(f"player {i + 1} doubles {doubles} tickets (expected at most one)")
+            raise BettingError(f"player {i + 1} doubles {doubles} tickets (expected at most one)", Reason.NO_DOUBLE,
+                               seat=i + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +272,7 @@ def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happene
     for bet in bets:
         if bet.double is not None and race_no != table.double_race:
             raise BettingError(f"a {bet.double} bet is doubled in race {race_no} "
-                               f"(only race {table.double_race} has doubles)")
+                               f"(only race {table.double_race} has doubles)", Reason.NO_DOUBLE, race=race_no)
     mascot = [0] * len(bets)
     for place, pot in enumerate(table.place_pots, start=1):
         winners = [i for i, b in enumerate(bets) if _place(placings, b.mascot) == place]
@@ -285,6 +290,7 @@ def settle_open(money: list[int], bets: list[OpenBet], placings: Mapping[Mascot,
     """New money per player in the open variant (docs/rules.md 7): money + both pot shares (:func:`open_gains`).
     Raises BettingError as :func:`open_gains`, or for a different number of players and bets."""
     if len(money) != len(bets):
-        raise BettingError(f"{len(money)} amounts of money for {len(bets)} bets (expected one each)")
+        raise BettingError(f"{len(money)} amounts of money for {len(bets)} bets (expected one each)",
+                           Reason.MISSING)
     gains = open_gains(bets, placings, side_happened, table, race_no)
     return [max(0, m + a + b) for m, (a, b) in zip(money, gains)]

@@ -64,25 +64,26 @@ class Card:
         """Parse card notation (case-insensitive). Raises InvalidCardError naming the text and the form."""
         raw = text.strip().upper()
         if not raw or raw[0] not in "GHDMA":
-            raise InvalidCardError(f"{text!r} is not a card: {EXPECTED}")
+            raise InvalidCardError(f"{text!r} is not a card: {EXPECTED}", card=text)
         who = None if raw[0] == "A" else Mascot.from_letter(raw[0])
         actions: list[Action] = []
         pos = 1
         while pos < len(raw):
             match = _TOKEN.match(raw, pos)
             if not match:
-                raise InvalidCardError(f"{text!r} is not a card: unexpected {raw[pos:]!r}; {EXPECTED}")
+                raise InvalidCardError(f"{text!r} is not a card: unexpected {raw[pos:]!r}; {EXPECTED}", card=text)
             token = match.group()
             if token[0] in "+-":
                 amount = int(token)
                 if amount == 0 or abs(amount) > 99:
-                    raise InvalidCardError(f"{text!r} is not a card: a move must be 1..99 spaces; {EXPECTED}")
+                    raise InvalidCardError(f"{text!r} is not a card: a move must be 1..99 spaces; {EXPECTED}",
+                                           card=text)
                 actions.append(Action(Act.MOVE, amount))
             else:
                 actions.append(Action(Act(token)))
             pos = match.end()
         if not actions:
-            raise InvalidCardError(f"{text!r} is not a card: no action; {EXPECTED}")
+            raise InvalidCardError(f"{text!r} is not a card: no action; {EXPECTED}", card=text)
         return cls(who, tuple(actions))
 
     def notation(self) -> str:

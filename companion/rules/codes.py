@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import InvalidCodeError, Reason
 
 STACKS = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
 LEVELS = ("top", "middle", "bottom")
@@ -32,10 +32,6 @@ EXPECTED = ("expected a card code HS01..HS53, HS-NEW, HS-PLAYERS-2..12, HS-OPEN,
             "HS-DOUBLE, HS-T-<stack>-<1-3>-<S|R>, HS-S01..HS-S12 or HS-BET-<seat>-<mascot|YES|NO>[-DOUBLE]")
 CONTROLS = ("new", "go", "undo", "double", "open", "standard")
 BET_CHOICES = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
-
-
-class InvalidCodeError(HotStreakError, ValueError):
-    """A scanned text that is no known code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +111,10 @@ _NAME = re.compile(r"HS-NAME-(\d{1,2}):(.*)", re.IGNORECASE | re.DOTALL)
 def _seat_name(text: str, m: re.Match[str]) -> SeatNameCode:
     seat, name = int(m.group(1)), " ".join(m.group(2).split())
     if not 1 <= seat <= MAX_PLAYERS:
-        raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
+        raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})", code=text,
+                               seat=seat)
     if problem := name_problem(name):
-        raise InvalidCodeError(f"{text!r}: {problem}")
+        raise InvalidCodeError(f"{text!r}: {problem}", Reason.NAME, code=text, seat=seat)
     return SeatNameCode(seat, name)
 
 
@@ -158,28 +155,30 @@ def parse_code(text: str) -> Code:
     if m := _PLAYERS.fullmatch(raw):
         n = int(m.group(1))
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected 2..12)")
+            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected 2..12)", code=text,
+                                   players=n)
         return Control("players", n)
     if m := _TICKET.fullmatch(raw):
         stack = m.group(1).lower()
         if stack not in STACKS:
             raise InvalidCodeError(f"{text!r}: unknown ticket stack {m.group(1)} (expected one of "
-                                   f"{', '.join(s.upper() for s in STACKS)})")
+                                   f"{', '.join(s.upper() for s in STACKS)})", code=text)
         return TicketCode(stack, LEVELS[int(m.group(2)) - 1], "safe" if m.group(3) == "S" else "risky")
     if m := _SIDEBET.fullmatch(raw):
         n = int(m.group(1))
         if not 1 <= n <= 12:
-            raise InvalidCodeError(f"{text!r}: side bet card {n} is out of range (expected HS-S01..HS-S12)")
+            raise InvalidCodeError(f"{text!r}: side bet card {n} is out of range (expected HS-S01..HS-S12)", code=text)
         return SideBetCode(n)
     if m := _BET.fullmatch(raw):
         seat, choice = int(m.group(1)), m.group(2).lower()
         if not 1 <= seat <= MAX_PLAYERS:
-            raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})")
+            raise InvalidCodeError(f"{text!r}: seat {seat} is out of range (expected 1..{MAX_PLAYERS})", code=text,
+                                   seat=seat)
         if choice not in BET_CHOICES:
             raise InvalidCodeError(f"{text!r}: unknown bet {m.group(2)} (expected one of "
-                                   f"{', '.join(c.upper() for c in BET_CHOICES)})")
+                                   f"{', '.join(c.upper() for c in BET_CHOICES)})", code=text)
         return OpenBetCode(seat, choice, bool(m.group(3)))
-    raise InvalidCodeError(f"unknown code {text!r} ({EXPECTED})")
+    raise InvalidCodeError(f"unknown code {text!r} ({EXPECTED})", code=text)
 
 
 def all_ticket_codes() -> list[TicketCode]:

@@ -52,7 +52,7 @@ class Deck:
             return card
         except KeyError:
             first, last = self.cards[0].code, self.cards[-1].code
-            raise InvalidCardError(f"unknown card code {code!r} (expected {first}..{last})") from None
+            raise InvalidCardError(f"unknown card code {code!r} (expected {first}..{last})", code=code) from None
 
     @property
     def starting_cards(self) -> tuple[DeckCard, ...]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.rules.betting import Bet, BettingError, Ticket
+from companion.rules.betting import Bet, Ticket
 from companion.rules.codes import OpenBetCode, TicketCode
-from companion.rules.errors import RefusedError
+from companion.rules.errors import BettingError, Reason, RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import DoubleArmed, DoubleMarked, TicketDrafted
 from companion.rules.game_view import expected
@@ -28,9 +28,10 @@ def ticket(game: "Game", code: TicketCode) -> list[Event]:
     text = code.code()
     if game.variant is Variant.OPEN:
         raise RefusedError(f"ticket {text}: the open variant has no tickets (expected bets as "
-                           "HS-BET-<seat>-<mascot|YES|NO>)")
+                           "HS-BET-<seat>-<mascot|YES|NO>)", Reason.VARIANT, code=text)
     if game.phase is not Phase.BETTING:
-        raise RefusedError(f"ticket {text} cannot be scanned in {game.phase.value} (expected {expected(game)})")
+        raise RefusedError(f"ticket {text} cannot be scanned in {game.phase.value} (expected {expected(game)})",
+                           Reason.WRONG_TIME, code=text, phase=game.phase.value)
     ticket = Ticket(code.stack, code.level)
     owner = next((s for s, bets in game.tickets.items() if any(b.ticket == ticket for b in bets)), None)
     if owner is not None:
@@ -38,20 +39,23 @@ def ticket(game: "Game", code: TicketCode) -> list[Event]:
             return _mark_double(game, owner, ticket, code.side, text)
         how = (f" (to double it: HS-DOUBLE, then the ticket)" if game.is_double_race else "")
         raise RefusedError(f"ticket {text} ({ticket}) was already drafted by {game.seat_text(owner)} this race"
-                           f"{how}; expected {expected(game)}")
+                           f"{how}; expected {expected(game)}", Reason.ALREADY, code=text, ticket=ticket.id,
+                           seat=owner + 1)
     if game.double_armed:
         raise RefusedError(f"ticket {text} ({ticket}) is not drafted: HS-DOUBLE waits for a drafted ticket to "
-                           "double (expected one of a seat's own tickets, or HS-UNDO to take back HS-DOUBLE)")
+                           "double (expected one of a seat's own tickets, or HS-UNDO to take back HS-DOUBLE)",
+                           Reason.NO_DOUBLE, code=text, ticket=ticket.id)
     if game.draft_complete:
         raise RefusedError(f"ticket {text}: the draft is complete "
-                           f"(expected {expected(game)})")
+                           f"(expected {expected(game)})", Reason.DRAFT_DONE, code=text)
     if ticket.is_side and game.side_bet is None:
         raise RefusedError(f"ticket {text}: no side bet card yet (expected the side bet card "
-                           f"HS-S01..HS-S{len(game.side_bets):02d} before YES/NO tickets)")
+                           f"HS-S01..HS-S{len(game.side_bets):02d} before YES/NO tickets)", Reason.SIDE_BET_FIRST,
+                           code=text)
     try:
         game.stacks.check(ticket)
     except BettingError as exc:
-        raise RefusedError(f"ticket {text}: {exc}") from None
+        raise RefusedError(f"ticket {text}: {exc}", exc.reason, **{**exc.fields, "code": text}) from None
     seat = game.current_drafter
     assert seat is not None
     game.stacks.take(ticket)
@@ -66,13 +70,16 @@ def _mark_double(game: "Game", seat: int, ticket: Ticket, side: str, text: str) 
     who = game.seat_text(seat)
     if len(bets) < need:
         raise RefusedError(f"ticket {text} ({ticket}) is {who}'s; a double is marked once the seat "
-                           f"holds all {need} tickets (expected {expected(game)})")
+                           f"holds all {need} tickets (expected {expected(game)})", Reason.NO_DOUBLE, code=text,
+                           ticket=ticket.id, seat=seat + 1)
     i = next(k for k, b in enumerate(bets) if b.ticket == ticket)
     if bets[i].side != side:
         raise RefusedError(f"ticket {text}: {who} drafted {ticket} on the {bets[i].side} side "
-                           f"(expected that side's code to double it)")
+                           f"(expected that side's code to double it)", Reason.NO_DOUBLE, code=text, ticket=ticket.id,
+                           seat=seat + 1)
     if bets[i].double:
-        raise RefusedError(f"ticket {text} ({ticket}) is already {who}'s doubled ticket")
+        raise RefusedError(f"ticket {text} ({ticket}) is already {who}'s doubled ticket", Reason.ALREADY, code=text,
+                           ticket=ticket.id, seat=seat + 1)
     previous = next((b.ticket.id for b in bets if b.double), None)
     game.tickets[seat] = [Bet(b.ticket, b.side, k == i) for k, b in enumerate(bets)]
     game.double_armed = False
@@ -84,14 +91,15 @@ def arm_double(game: "Game") -> list[Event]:
     Raises RefusedError outside it, when already armed, or before any seat holds all its tickets."""
     if game.phase is not Phase.BETTING or not game.is_double_race:
         raise RefusedError(f"HS-DOUBLE: only race {game.ticket_table.double_race}'s betting has doubles "
-                           f"(now race {game.race_no}, {game.phase.value}; expected {expected(game)})")
+                           f"(now race {game.race_no}, {game.phase.value}; expected {expected(game)})",
+                           Reason.NO_DOUBLE, code="HS-DOUBLE", race=game.race_no)
     if game.double_armed:
         raise RefusedError("HS-DOUBLE is already waiting for the ticket or bet to double "
-                           "(expected that ticket or bet, or HS-UNDO)")
+                           "(expected that ticket or bet, or HS-UNDO)", Reason.ALREADY, code="HS-DOUBLE")
     need = game.figures.tickets_per_player
     if game.variant is Variant.STANDARD and not any(len(b) >= need for b in game.tickets.values()):
         raise RefusedError(f"HS-DOUBLE: no seat holds all {need} tickets yet (a seat doubles after its "
-                           f"last pick; expected {expected(game)})")
+                           f"last pick; expected {expected(game)})", Reason.NO_DOUBLE, code="HS-DOUBLE")
     game.double_armed = True
     return [DoubleArmed(game.race_no)]
 
@@ -100,9 +108,11 @@ def open_bet(game: "Game", code: OpenBetCode) -> list[Event]:
     """An open-variant bet in BETTING (after HS-DOUBLE: the doubled one). Raises RefusedError naming it."""
     text = code.code()
     if game.variant is not Variant.OPEN:
-        raise RefusedError(f"{text} is an open-variant bet; this game is standard (expected betting tickets)")
+        raise RefusedError(f"{text} is an open-variant bet; this game is standard (expected betting tickets)",
+                           Reason.VARIANT, code=text)
     if game.phase is not Phase.BETTING:
-        raise RefusedError(f"{text} cannot be entered in {game.phase.value} (expected {expected(game)})")
+        raise RefusedError(f"{text} cannot be entered in {game.phase.value} (expected {expected(game)})",
+                           Reason.WRONG_TIME, code=text, phase=game.phase.value)
     if game.double_armed:
         code = OpenBetCode(code.seat, code.choice, True)
     event = game.book.place(code, game.race_no, game.ticket_table.double_race, game.side_bet, True)

@@ -38,7 +38,7 @@ from companion.rules import draft, game_view
 from companion.rules.codes import CardCode, Control, OpenBetCode, SideBetCode, TicketCode
 from companion.rules.betting import Bet, Stacks, TicketTable, bet_amount, load_tickets, open_gains, settle
 from companion.rules.deck import Deck, DeckCard
-from companion.rules.errors import HotStreakError, RefusedError
+from companion.rules.errors import Reason, RefusedError
 from companion.rules.events import Event
 from companion.rules.mascots import Mascot
 from companion.rules.game_events import (CardLearned, GameOver, PhaseChanged, Settled, SideBetAnswered,
@@ -207,10 +207,12 @@ class Game:
                 return draft.arm_double(self)
             if code.action != "go":
                 raise RefusedError(f"{_text(code)} is handled by the table or the controller, not the game "
-                                   "(expected HS-GO, HS-DOUBLE, a card, a ticket or a side bet card)")
+                                   "(expected HS-GO, HS-DOUBLE, a card, a ticket or a side bet card)",
+                                   Reason.WRONG_TIME, code=_text(code))
             return self._go()
         if self.phase is Phase.GAME_OVER:
-            raise RefusedError(f"{_text(code)}: the game is over (expected HS-NEW for a new game)")
+            raise RefusedError(f"{_text(code)}: the game is over (expected HS-NEW for a new game)", Reason.GAME_OVER,
+                               code=_text(code))
         if isinstance(code, CardCode):
             return self._card(code)
         if isinstance(code, TicketCode):
@@ -219,14 +221,12 @@ class Game:
             return self._side_bet_card(code)
         if isinstance(code, OpenBetCode):
             return draft.open_bet(self, code)
-        raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)")
+        raise RefusedError(f"{code!r} is not a scanned code (expected a companion.rules.codes object)",
+                           Reason.UNKNOWN)
 
     # ----- cards ------------------------------------------------------------------------------------
     def _lookup(self, code: CardCode) -> DeckCard:
-        try:
-            return self.deck.by_code(code.code)
-        except HotStreakError as exc:
-            raise RefusedError(str(exc)) from None
+        return self.deck.by_code(code.code)  # InvalidCardError: a refusal (reason unknown)
 
     def _card(self, code: CardCode) -> list[Event]:
         if self.phase is Phase.SETUP:
@@ -237,19 +237,21 @@ class Game:
             dc = self._lookup(code)
             if dc.code in self.known_cards:
                 raise RefusedError(f"card {dc.code} ({dc.card.notation()}) is already known "
-                                   "(expected a newly shown face-up card)")
+                                   "(expected a newly shown face-up card)", Reason.ALREADY, code=dc.code,
+                                   card=dc.card.notation())
             self.known_cards.append(dc.code)
             return [CardLearned(dc.code, dc.card)]
         where = {Phase.BETTING: "in betting", Phase.ADDING_CARDS: "while cards are added face down",
                  Phase.PAYOUTS: "during payouts"}[self.phase]
         raise RefusedError(f"card {code.code} cannot be scanned {where} "
-                           f"(expected {self._expected()})")
+                           f"(expected {self._expected()})", Reason.WRONG_TIME, code=code.code, phase=self.phase.value)
 
     def _face_up(self, code: CardCode) -> list[Event]:
         dc = self._lookup(code)
         if dc.code in self.known_cards:
             raise RefusedError(f"card {dc.code} ({dc.card.notation()}) was already scanned in setup "
-                               "(expected each face-up card once)")
+                               "(expected each face-up card once)", Reason.ALREADY, code=dc.code,
+                               card=dc.card.notation())
         f = self.figures
         starting = {c.code for c in self.deck.starting_cards}
         if not dc.starting:
@@ -257,7 +259,8 @@ class Game:
             if randoms >= f.random_face_up:
                 left = ", ".join(sorted(starting - set(self.known_cards)))
                 raise RefusedError(f"card {dc.code} would be random face-up card {randoms + 1} of "
-                                   f"{f.random_face_up} (expected the starting cards still missing: {left})")
+                                   f"{f.random_face_up} (expected the starting cards still missing: {left})",
+                                   Reason.NOT_IN_DECK, code=dc.code, card=dc.card.notation())
         self.known_cards.append(dc.code)
         return [CardLearned(dc.code, dc.card)]
 
@@ -270,23 +273,21 @@ class Game:
         size = self.track.deck_size
         if len(self.race_codes) >= size:
             raise RefusedError(f"card {code} ({notation}) cannot be in this race's deck: its {size} cards were all "
-                               "revealed already (expected one of them)")
+                               "revealed already (expected one of them)", Reason.NOT_IN_DECK, code=code, card=notation)
         if self.race_no == 1 and self.face_up and code not in self.face_up:
             unknown = sorted(c for c in self.race_codes if c not in self.face_up)
             limit = self.players * self.figures.added_per_race
             if len(unknown) >= limit:
                 raise RefusedError(f"card {code} ({notation}) cannot be in this race's deck: besides the face-up "
                                    f"cards it holds the {limit} added face down, and those were {', '.join(unknown)} "
-                                   "(expected one of them or a face-up card; a wrong face-up scan? HS-UNDO)")
+                                   "(expected one of them or a face-up card; a wrong face-up scan? HS-UNDO)",
+                                   Reason.NOT_IN_DECK, code=code, card=notation)
 
     def _reveal(self, code: CardCode) -> list[Event]:
         race = self.race
         assert race is not None
         dc = self._lookup(code)
-        try:
-            race.check(dc.card, dc.code)
-        except HotStreakError as exc:
-            raise RefusedError(str(exc)) from None
+        race.check(dc.card, dc.code)  # IllegalRevealError: a refusal (already, race-over)
         self._check_in_race_deck(dc.code, dc.card.notation())
         events: list[Event] = list(race.push(dc.card, dc.code))
         self.race_codes.add(dc.code)
@@ -303,7 +304,8 @@ class Game:
     def _side_bet_card(self, code: SideBetCode) -> list[Event]:
         if self.phase not in (Phase.SETUP, Phase.BETTING):
             raise RefusedError(f"side bet card {code.code()} cannot be scanned in {self.phase.value} "
-                               f"(expected it in setup or betting, before the first bet; now {self._expected()})")
+                               f"(expected it in setup or betting, before the first bet; now {self._expected()})",
+                               Reason.WRONG_TIME, code=code.code(), phase=self.phase.value)
         locked = None
         if self.picks:
             locked = f"the first ticket of race {self.race_no} is drafted"
@@ -319,39 +321,44 @@ class Game:
             need = self.figures.face_up
             if self.known_cards and len(self.known_cards) != need:
                 raise RefusedError(f"HS-GO: scanned {len(self.known_cards)} of {need} face-up cards "
-                                   f"(expected all {need}, or none when the deck is not tracked)")
+                                   f"(expected all {need}, or none when the deck is not tracked)", Reason.FACE_UP,
+                                   code="HS-GO")
             self.face_up = list(self.known_cards)
             return self._enter_betting()
         if phase is Phase.BETTING:
             if self.double_armed:
                 raise RefusedError("HS-GO: HS-DOUBLE is waiting for the ticket or bet to double "
-                                   "(expected that ticket or bet, or HS-UNDO to take back HS-DOUBLE)")
+                                   "(expected that ticket or bet, or HS-UNDO to take back HS-DOUBLE)", Reason.DOUBLE,
+                                   code="HS-GO")
             total = len(self.draft_order(self.race_no))
             if 0 < self.picks < total:
                 raise RefusedError(f"HS-GO: the draft is not complete, {self.picks} of {total} tickets drafted "
-                                   f"(expected a ticket from {self.seat_text(self.current_drafter or 0)})")
+                                   f"(expected a ticket from {self.seat_text(self.current_drafter or 0)})",
+                                   Reason.DRAFT, code="HS-GO")
             missing = self.seats_without_double
             if missing:
                 who = self.seat_text(missing[0])
                 raise RefusedError(f"HS-GO: race {self.race_no} pays one ticket per player double and {who} has "
-                                   f"not marked one (expected HS-DOUBLE, then one of {who}'s tickets)")
+                                   f"not marked one (expected HS-DOUBLE, then one of {who}'s tickets)", Reason.DOUBLE,
+                                   code="HS-GO", seat=missing[0] + 1)
             if self.variant is Variant.OPEN:
                 why = self.book.missing(self.is_double_race, self.side_bet is not None) if self.book.tracked else None
                 if why:
-                    raise RefusedError(f"HS-GO: {why}")
+                    raise RefusedError(f"HS-GO: {why}", Reason.MISSING, code="HS-GO")
                 return self._start_race()
             self.phase = Phase.ADDING_CARDS
             return [PhaseChanged(Phase.ADDING_CARDS, self.race_no)]
         if phase is Phase.ADDING_CARDS:
             return self._start_race()
         if phase is Phase.RACING:
-            raise RefusedError("HS-GO: the race is not over (expected the next revealed card)")
+            raise RefusedError("HS-GO: the race is not over (expected the next revealed card)", Reason.RACING,
+                               code="HS-GO")
         if phase is Phase.PAYOUTS:
             if self.race_no < self.rules.races:
                 self.race_no += 1
                 return self._enter_betting()
             return self._game_over()
-        raise RefusedError("HS-GO: the game is over (expected HS-NEW for a new game)")
+        raise RefusedError("HS-GO: the game is over (expected HS-NEW for a new game)", Reason.GAME_OVER, code="HS-GO")
 
     def _enter_betting(self) -> list[Event]:
         self.phase = Phase.BETTING

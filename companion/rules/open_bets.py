@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.rules.betting import OpenBet
 from companion.rules.codes import OpenBetCode
-from companion.rules.errors import RefusedError
+from companion.rules.errors import Reason, RefusedError
 from companion.rules.game_events import OpenBetPlaced
 from companion.rules.mascots import Mascot
 
@@ -71,12 +71,15 @@ class OpenBook:
         seat already has."""
         text = code.code()
         if code.seat > self.players:
-            raise RefusedError(f"{text}: seat {code.seat} is not at this table (expected a seat 1..{self.players})")
+            raise RefusedError(f"{text}: seat {code.seat} is not at this table (expected a seat 1..{self.players})",
+                               Reason.SEAT, code=text, seat=code.seat)
         if code.double and race_no != double_race:
             raise RefusedError(f"{text}: only race {double_race} has doubles (now race {race_no}; expected "
-                               f"{OpenBetCode(code.seat, code.choice).code()})")
+                               f"{OpenBetCode(code.seat, code.choice).code()})",
+                               Reason.NO_DOUBLE, code=text, race=race_no)
         if code.is_side and need_side_bet and side_bet is None:
-            raise RefusedError(f"{text}: no side bet card yet (expected the side bet card HS-S.. first)")
+            raise RefusedError(f"{text}: no side bet card yet (expected the side bet card HS-S.. first)",
+                               Reason.SIDE_BET_FIRST, code=text)
         seat = code.seat - 1
         old = self.bets.get(seat, SeatBet())
         kind = "side" if code.is_side else "mascot"
@@ -86,7 +89,8 @@ class OpenBook:
         else:
             new = SeatBet(Mascot(code.choice), old.answer, double)
         if new == old:
-            raise RefusedError(f"{text}: seat {code.seat} already has this bet")
+            raise RefusedError(f"{text}: seat {code.seat} already has this bet", Reason.ALREADY, code=text,
+                               seat=code.seat)
         self.bets[seat] = new
         return OpenBetPlaced(seat, kind, code.choice, new.double, race_no)
 

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from companion.rules.cards import Act, Card
 from companion.rules.deck import Deck, load_deck
-from companion.rules.errors import IllegalRevealError
+from companion.rules.errors import IllegalRevealError, Reason
 from companion.rules import interned
 from companion.rules.interned import SHARED as _SHARED
 from companion.rules.events import (Cause, Event, Exit, Folded, KnockedOut, NoEffect, OutOfBounds, OutOfBoundsWay,
@@ -126,11 +126,13 @@ class Race:
     def check(self, card: Card, code: str | None = None) -> None:
         """Raise IllegalRevealError if ``card`` cannot be revealed now (race over, or code seen this pass)."""
         if self._over:
-            raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over")
+            raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over", Reason.RACE_OVER,
+                                     code=code, card=card.notation())
         if code is not None and code in self._codes:
             raise IllegalRevealError(
                 f"card {code} ({card.notation()}) was already revealed in pass {self._pass}; "
-                "expected a card not yet revealed this pass")
+                "expected a card not yet revealed this pass", Reason.ALREADY, code=code, card=card.notation(),
+                pass_no=self._pass)
 
     def push_text(self, text: str) -> list[Event]:
         """Reveal a card given as a label code (``HS15``) or notation (``H+3``). See :meth:`push`."""

@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from companion.rules.errors import HotStreakError, RefusedError
+from companion.rules.errors import Reason, RefusedError
 from companion.rules.game_events import SideBetShown
 from companion.rules.sidebets import SideBetCard, SideBets
 
@@ -69,26 +69,26 @@ class SideBetStack:
         first ticket of the race is drafted), or None. Returns the SideBetShown event; raises RefusedError
         (nothing changed) for an unknown card, a card asked earlier this game, a second card this race, or a
         card other than the assumed one after the lock."""
-        try:
-            card = self.cards.by_number(number)
-        except HotStreakError as exc:
-            raise RefusedError(str(exc)) from None
+        card = self.cards.by_number(number)  # UnknownSideBetError: a refusal (reason unknown)
         if card.id in self.asked:
             race = self.asked.index(card.id) + 1
             raise RefusedError(f"side bet card {card.code} ({card.id}) was the question of race {race}: it went to "
                                "the bottom of the stack and does not come back this game (expected the card now "
-                               "on top of the side bet stack)")
+                               "on top of the side bet stack)", Reason.ALREADY, code=card.code, race=race)
         if locked is not None and card.id != self.current:
             raise RefusedError(f"side bet card {card.code} comes too late: {locked}, so race {race_no}'s question "
-                               f"stays {self.current or 'unset'} (expected the card before the first bet)")
+                               f"stays {self.current or 'unset'} (expected the card before the first bet)",
+                               Reason.WRONG_TIME, code=card.code, race=race_no)
         if self.scanned:
             now = self.card()
             assert now is not None
             if now.id == card.id:  # a double read or a second scan: refused, so one undo takes back one scan
                 raise RefusedError(f"side bet card {card.code} is already race {race_no}'s question, scanned "
-                                   "(nothing to do; expected the tickets next)")
+                                   "(nothing to do; expected the tickets next)", Reason.ALREADY, code=card.code,
+                                   race=race_no)
             raise RefusedError(f"side bet card {card.code}: race {race_no}'s question is already {now.code} "
-                               f"({now.id}), scanned first (expected HS-UNDO first to take that scan back)")
+                               f"({now.id}), scanned first (expected HS-UNDO first to take that scan back)",
+                                   Reason.ALREADY, code=card.code, race=race_no)
         self.current, self.scanned = card.id, True
         return self.shown(race_no)
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from companion.rules.datafile import Checker, read_toml
-from companion.rules.errors import HotStreakError
+from companion.rules.errors import UnknownSideBetError
 from companion.rules.events import Event, Exit, Finished, Folded, KnockedOut, Moved, OutOfBounds, Placed, Status
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import MascotState, Race
@@ -62,10 +62,6 @@ class Moment:
 
 
 Predicate = Callable[[Moment], bool]
-
-
-class UnknownSideBetError(HotStreakError, ValueError):
-    """A side bet id or card number that is not in the side bet data."""
 
 
 def _bottom2(mascot: Mascot) -> Predicate:
@@ -179,7 +175,7 @@ class SideBets:
         """The card labelled ``HS-S<number>``. Raises UnknownSideBetError naming it."""
         if not 1 <= number <= len(self.cards):
             raise UnknownSideBetError(f"unknown side bet card HS-S{number:02d} "
-                                      f"(expected HS-S01..HS-S{len(self.cards):02d})")
+                                      f"(expected HS-S01..HS-S{len(self.cards):02d})", number=number)
         return self.cards[number - 1]
 
     def by_id(self, card_id: str) -> SideBetCard:
@@ -187,7 +183,8 @@ class SideBets:
         for card in self.cards:
             if card.id == card_id:
                 return card
-        raise UnknownSideBetError(f"unknown side bet {card_id!r} (expected one of: {', '.join(self.ids)})")
+        raise UnknownSideBetError(f"unknown side bet {card_id!r} (expected one of: {', '.join(self.ids)})",
+                                  card_id=card_id)
 
 
 def load_side_bets(path: str | Path | None = None) -> SideBets:
@@ -241,7 +238,8 @@ class SideBetTracker:
 
     def __post_init__(self) -> None:
         if self.card_id not in PREDICATES:
-            raise UnknownSideBetError(f"unknown side bet {self.card_id!r} (expected one of: {', '.join(PREDICATES)})")
+            raise UnknownSideBetError(f"unknown side bet {self.card_id!r} (expected one of: "
+                                      f"{', '.join(PREDICATES)})", card_id=self.card_id)
 
     def observe(self, events: Sequence[Event], race: Race) -> bool:
         """Check the card just resolved (all the ``events`` of its push, and ``race`` right after it), as

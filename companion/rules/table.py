@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.phases import Variant
 from companion.rules.deck import Deck
-from companion.rules.errors import HotStreakError, RefusedError
+from companion.rules.errors import HotStreakError, Reason, RefusedError
 from companion.rules.events import Event
 from companion.rules.race import Race
 from companion.rules.track import Track
@@ -105,7 +105,8 @@ class Table:
         code = parse_code(text)
         if isinstance(code, Control):
             if code.action == "undo":
-                raise RefusedError("HS-UNDO is handled by the journal, not the table")
+                raise RefusedError("HS-UNDO is handled by the journal, not the table", Reason.WRONG_TIME,
+                                   code="HS-UNDO")
             if code.action == "new":
                 self.game, self.variant_choice = None, None
                 return [NewGame()]
@@ -115,7 +116,8 @@ class Table:
                 return self._choose(Variant(code.action))
         if self.game is None:
             what = "a card" if isinstance(code, CardCode) else repr(text)
-            raise RefusedError(f"{what} before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first")
+            raise RefusedError(f"{what} before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first",
+                                Reason.PLAYERS_FIRST, code=text)
         if isinstance(code, SeatNameCode):
             return self._name(code)
         return self.game.apply(code)
@@ -123,7 +125,8 @@ class Table:
     def _name(self, code: SeatNameCode) -> list[Event]:
         assert self.game is not None
         if code.seat > self.game.players:
-            raise RefusedError(f"seat {code.seat} is not at this table (expected a seat 1..{self.game.players})")
+            raise RefusedError(f"seat {code.seat} is not at this table (expected a seat 1..{self.game.players})",
+                               Reason.SEAT, code=code.code(), seat=code.seat)
         if code.name:
             self.game.names[code.seat - 1] = code.name
         else:
@@ -149,9 +152,11 @@ class Table:
             return [VariantChosen(variant.value)]
         if not self._just_begun():
             raise RefusedError(f"HS-{variant.value.upper()} during a game: the variant is chosen at new game "
-                               "(expected HS-NEW first, then the variant and the player count)")
+                               "(expected HS-NEW first, then the variant and the player count)", Reason.WRONG_TIME,
+                               code=f"HS-{variant.value.upper()}")
         if game.variant is variant:
-            raise RefusedError(f"HS-{variant.value.upper()}: this game already plays the {variant.value} variant")
+            raise RefusedError(f"HS-{variant.value.upper()}: this game already plays the {variant.value} variant",
+                               Reason.ALREADY, code=f"HS-{variant.value.upper()}")
         new = self._game(game.players, variant, self._start_data)
         new.names = dict(game.names)
         self.game, self.variant_choice = new, variant
@@ -159,7 +164,8 @@ class Table:
 
     def _start(self, players: int, data: dict[str, Any]) -> list[Event]:
         if self.game is not None and not self._just_begun():
-            raise RefusedError(f"HS-PLAYERS-{players} during a game: scan HS-NEW to start a new game first")
+            raise RefusedError(f"HS-PLAYERS-{players} during a game: scan HS-NEW to start a new game first",
+                               Reason.WRONG_TIME, code=f"HS-PLAYERS-{players}", players=players)
         variant = self.variant_choice
         if variant is None:
             default = Variant.OPEN if data.get("variant") == "open" else Variant.STANDARD
@@ -179,7 +185,8 @@ class Table:
         try:
             return Game(players, variant, track=self.track, deck=self.deck, side_bet_order=ids)
         except ValueError as exc:
-            raise RefusedError(f"HS-PLAYERS-{players} with HS-{variant.value.upper()}: {exc}") from None
+            raise RefusedError(f"HS-PLAYERS-{players} with HS-{variant.value.upper()}: {exc}", Reason.PLAYERS,
+                               code=f"HS-PLAYERS-{players}", players=players) from None
 
 
 def shown_race(table: Table) -> Race | None:

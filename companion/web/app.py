@@ -4,7 +4,8 @@ Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package
 ``GET /api/view`` the newest view as JSON; ``WS /ws`` the view, sent again at every change; ``POST
 /api/claim`` ``{"seat", "name", "token"?}``, ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
-"error": "<one line>"}`` with a 4xx status; nothing changes at the table when it is refused.
+"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>"}``
+with a 4xx/5xx status; nothing changes at the table when it is refused.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from companion.call.words import LANGUAGES, reason_of, refusal_line
+from companion.rules.errors import Reason
 from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
@@ -61,6 +64,13 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
     def refuse(message: str, status: int) -> JSONResponse:
         return JSONResponse({"ok": False, "error": message}, status_code=status, headers=HEADERS)
 
+    def refused(exc: WebRefusal) -> JSONResponse:
+        """A refused phone request: the detail, its reason code and that reason's words in the table's language."""
+        lang = hub.view.get("lang")
+        line = refusal_line(exc, lang if lang in LANGUAGES else "en")
+        return JSONResponse({"ok": False, "error": str(exc), "reason": exc.reason.value, "line": line},
+                            status_code=exc.status, headers=HEADERS)
+
     async def page(request: Request) -> Response:
         if why := origins.check_host(request.headers.get("host")):  # no DNS-rebound page reads the table
             return refuse(why, 403)
@@ -81,18 +91,21 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
         client = request.client.host if request.client else "?"
         why = origins.check(request.headers.get("host"), request.headers.get("origin"))
         if why:
-            raise WebRefusal(why, 403)
+            raise WebRefusal(why, Reason.REQUEST, 403)
         if not limit.allow(client):
-            raise WebRefusal("too many requests from this phone (expected at most a few a second)", 429)
+            raise WebRefusal("too many requests from this phone (expected at most a few a second)", Reason.BUSY, 429)
         raw = await request.body()
         if len(raw) > MAX_BODY:
-            raise WebRefusal(f"request of {len(raw)} bytes is too large (expected at most {MAX_BODY})", 413)
+            raise WebRefusal(f"request of {len(raw)} bytes is too large (expected at most {MAX_BODY})", Reason.REQUEST,
+                             413)
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
-            raise WebRefusal("request body is not JSON (expected an object like {\"seat\": 1})") from None
+            raise WebRefusal("request body is not JSON (expected an object like {\"seat\": 1})",
+                             Reason.REQUEST) from None
         if not isinstance(body, dict):
-            raise WebRefusal("request body is not a JSON object (expected an object like {\"seat\": 1})")
+            raise WebRefusal("request body is not a JSON object (expected an object like {\"seat\": 1})",
+                             Reason.REQUEST)
         return body
 
     async def send_input(text: str) -> None:
@@ -102,9 +115,10 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
             accepted, message = await asyncio.wait_for(future, ANSWER_SECONDS)
         except asyncio.TimeoutError:
             hub.forget(text, future)
-            raise WebRefusal("the table did not answer in time (it is busy); try again", 503) from None
+            raise WebRefusal("the table did not answer in time (it is busy); try again", Reason.BUSY, 503) from None
         if not accepted:
-            raise WebRefusal(message, 409)
+            error = getattr(message, "error", None)  # the table's RefusedError, carried by its message
+            raise WebRefusal(message, reason_of(message), 409, **(error.fields if error is not None else {}))
 
     async def claim(request: Request) -> Response:
         try:
@@ -120,18 +134,19 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
                     hub.pending_seats.discard(seat)
             epoch = hub.claims.get(seat)
             if epoch is None:
-                raise WebRefusal(f"seat {seat} was not claimed (someone freed it meanwhile); try again", 409)
+                raise WebRefusal(f"seat {seat} was not claimed (someone freed it meanwhile); try again", Reason.BUSY,
+                                 409, seat=seat)
             return JSONResponse({"ok": True, "seat": seat, "token": seat_token(secret, seat, epoch)},
                                 headers=HEADERS)
         except WebRefusal as exc:
-            return refuse(str(exc), exc.status)
+            return refused(exc)
 
     async def leave(request: Request) -> Response:
         try:
             await send_input(leave_text(await body_of(request), hub.view, secret, hub.claims))
             return JSONResponse({"ok": True}, headers=HEADERS)
         except WebRefusal as exc:
-            return refuse(str(exc), exc.status)
+            return refused(exc)
 
     async def bet(request: Request) -> Response:
         try:
@@ -139,7 +154,7 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
                 await send_input(text)  # the mascot, then the answer: each one journaled input
             return JSONResponse({"ok": True}, headers=HEADERS)
         except WebRefusal as exc:
-            return refuse(str(exc), exc.status)
+            return refused(exc)
 
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)

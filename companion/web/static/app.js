@@ -83,9 +83,9 @@ async function post(path, body) {
   try {
     const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     answer = await r.json().catch(() => ({ok: false, error: "HTTP " + r.status}));
-    if (r.status === 403 && body.seat === (mine() || {}).seat && /not yours/.test(answer.error || "")) setMine(null);
+    if (r.status === 403 && body.seat === (mine() || {}).seat && answer.reason === "not-yours") setMine(null);
   } catch (e) { answer = {ok: false, error: String(e)}; }
-  if (!answer.ok) notice(answer.error);
+  if (!answer.ok) notice(answer.line || answer.error);
   return answer;
 }
 let noticeTimer = 0;
