@@ -256,7 +256,13 @@ class Controller:
         try:
             return write()
         except JournalReplaced as exc:
-            aside = self.journal.rebuild(self.entries, self.wall())
+            try:
+                aside = self.journal.rebuild(self.entries, self.wall())
+            except JournalError as again:
+                if self.problem is None:  # once; the retries are told by _trouble
+                    log.error("journal %s: %s; the game is kept in memory until it can be written to a new "
+                              "journal there (%s)", exc.path, exc.what, again.what)
+                raise
             kept = f"; what was at its path is kept as {aside.name}" if aside is not None else ""
             self._rescued = (f"{exc.path}: {exc.what}; the game ({len(self.entries)} inputs) was written to a new "
                              f"journal there{kept}")

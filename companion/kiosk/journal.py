@@ -392,9 +392,7 @@ class Journal:
             raise JournalReplaced(self.path, "replaced", self._lost, "the kiosk writes the game to a new journal there")
         for name, was in self._files.items():
             try:
-                now: tuple[int, int] | None = _inode(name)
-            except FileNotFoundError:
-                now = None
+                now = _inode_or_none(name)
             except OSError as exc:
                 raise classify(self.path, exc, writing=True) from None
             if now != was:
@@ -512,12 +510,17 @@ class Journal:
         rows = [(e.id, e.at, e.source, e.text, json.dumps(e.data, sort_keys=True), "v0" if e.legacy else _kind(e.text),
                  e.skipped) for e in entries]
         self._lost = self._lost or "the file was deleted or replaced while the kiosk ran"
+        files, self._files = self._files, {}
+        self.close()  # SQLite checkpoints into the file it has open, wherever that file now is
+        wal = f"{self.path}-wal"
         try:
+            if wal in files and _inode_or_none(wal) == files[wal] and _inode_or_none(self.path) != files[self.path]:
+                # our log is still there but its file is gone: kept apart, so it is never laid over another file
+                set_aside(self.path, "orphaned", now, suffixes=("-wal",))
             aside = set_aside(self.path, "replaced", now)
         except OSError as exc:
             raise classify(self.path, exc, writing=True) from None
-        self.close()
-        self._files, self.readonly, self.scratch = {}, False, False
+        self.readonly, self.scratch = False, False
         try:
             self._open()
         except JournalError as exc:
@@ -556,12 +559,21 @@ def _inode(path: str) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
-def set_aside(path: str | Path, why: str, now: float | None = None) -> Path | None:
-    """Rename ``path`` and its ``-wal``/``-shm`` files (those that exist) to ``PATH.<why>-YYYYmmdd-HHMMSS[-N]``,
-    a name not in use (nothing is overwritten). Returns the new path, or None when none of them existed.
-    Raises OSError when a rename fails."""
+def _inode_or_none(path: str) -> tuple[int, int] | None:
+    """(device, inode) of ``path``, None when there is no such file; other OSErrors are raised."""
+    try:
+        return _inode(path)
+    except FileNotFoundError:
+        return None
+
+
+def set_aside(path: str | Path, why: str, now: float | None = None,
+              suffixes: tuple[str, ...] = ("", "-wal", "-shm")) -> Path | None:
+    """Rename ``path`` and its ``-wal``/``-shm`` files (those of ``suffixes`` that exist) to
+    ``PATH.<why>-YYYYmmdd-HHMMSS[-N]`` plus the suffix, a name not in use (nothing is overwritten). Returns the
+    new path, or None when none of them existed. Raises OSError when a rename fails."""
     p = Path(path)
-    if not any(Path(f"{p}{s}").exists() for s in ("", "-wal", "-shm")):
+    if not any(Path(f"{p}{s}").exists() for s in suffixes):
         return None
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
     n = 1
@@ -570,7 +582,7 @@ def set_aside(path: str | Path, why: str, now: float | None = None) -> Path | No
         if not any(Path(f"{aside}{s}").exists() for s in ("", "-wal", "-shm")):
             break
         n += 1
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in suffixes:
         src = Path(f"{p}{suffix}")
         if src.exists():
             os.rename(src, f"{aside}{suffix}")
