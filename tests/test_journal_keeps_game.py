@@ -221,7 +221,7 @@ def test_a_second_kiosk_on_the_same_journal_stops_with_one_line_and_readers_stil
                                      "--audio", "none", "--quiet"], stdin=subprocess.DEVNULL, capture_output=True,
                                     text=True, env=env, cwd=ROOT, timeout=60)
             assert second.returncode == 2 and second.stderr.count("\n") == 1, second.stderr
-            assert str(db) in second.stderr and "another kiosk has it" in second.stderr
+            assert str(db) in second.stderr and "another kiosk (pid " in second.stderr and "has it" in second.stderr
             for command in ("status", "history"):
                 reader = subprocess.run([sys.executable, "-m", "companion", command, "--db", str(db)],
                                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)

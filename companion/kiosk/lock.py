@@ -59,7 +59,7 @@ def take(journal: str | Path) -> KioskLock:
     except BlockingIOError:
         holder = _holder(fd)
         os.close(fd)
-        raise JournalError(journal, "taken", f"another kiosk has it{holder} (lock {path})",
+        raise JournalError(journal, "taken", f"another kiosk{holder} has it (lock {path})",
                            "stop that kiosk first (sudo systemctl stop hotstreak), or give this one another --db"
                            ) from None
     except OSError as exc:  # a file system without flock
