@@ -42,6 +42,8 @@ def take(journal: str | Path) -> KioskLock:
     one warning: such a kiosk cannot save anyway, and says so."""
     journal = str(journal)
     path = f"{journal}.lock"
+    if journal == ":memory:":
+        return KioskLock(path, None)  # a journal in memory (tests) is this process's alone
     try:
         if Path(journal).is_dir():
             return KioskLock(path, None)  # not a journal file: opening it says so in one line
