@@ -18,9 +18,9 @@ on open, nothing lost):
 - ``meta(key, value)``: ``identity``, a random id made with the journal (:attr:`Journal.identity`); a file
   without one (an older program's) gets one the first time it is opened for writing.
 
-The file is checked with SQLite itself at open (``PRAGMA quick_check``, with its write-ahead log if it has
-one, so SQLite recovers it), never by its size: a disk that filled up during the last checkpoint leaves a file
-shorter than its header says and an intact journal. Before each write the journal checks that the file and
+A file shorter than its header says is checked with SQLite itself at open (``PRAGMA quick_check``, with its
+write-ahead log if it has one, so SQLite recovers it), never judged by its size: a disk that filled up during
+the last checkpoint leaves such a file and an intact journal. Before each write the journal checks that the file and
 its write-ahead log at ``path`` are still the ones it has open (device and inode); when they were deleted or
 replaced it raises :class:`JournalReplaced`, and :meth:`Journal.rebuild` writes the game again to a fresh file.
 
@@ -245,7 +245,8 @@ class Journal:
             else:
                 db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.timeout)
             self._db = db
-            self._quick_check()
+            if not memory and _short(self.path):
+                self._quick_check()  # the file alone looks cut short: SQLite decides, with the log it has
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 self.close()
@@ -276,7 +277,8 @@ class Journal:
             raise classify(self.path, exc) from None
 
     def _quick_check(self) -> None:
-        """SQLite's own check of the file (and of its write-ahead log, which opening recovers)."""
+        """SQLite's own check of the file (and of its write-ahead log, which opening recovers); it reads the
+        whole file, so it runs only on a file shorter than its header says (:func:`_short`)."""
         rows = self._conn().execute("PRAGMA quick_check").fetchall()
         if [r[0] for r in rows] != ["ok"]:
             raise JournalError(self.path, "damaged", f"the file is damaged (quick_check: {rows[0][0]})", ASIDE)
@@ -552,6 +554,21 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+
+def _short(path: str) -> bool:
+    """Whether the file at ``path`` is shorter than its header's page count says: truncated, or a checkpoint
+    on a full disk that wrote page 1 but could not grow the file (the rest still in the write-ahead log)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(32)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return False
+    if len(head) < 32:
+        return bool(head)
+    page = int.from_bytes(head[16:18], "big")
+    return size < (65536 if page == 1 else page) * int.from_bytes(head[28:32], "big")
 
 
 def _inode(path: str) -> tuple[int, int]:
