@@ -11,15 +11,19 @@ True
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
 from hardware.device import Device
+from hardware.lines import LINE_CAP, bounded_lines
 from hardware.scanner import ScanParser, _log_rejection, _safe_call
 
 __all__ = ["MockScanner", "parse_script"]
+log = logging.getLogger(__name__)
+SCRIPT_CAP = 1 << 20  # bytes: a scanner script is a few hundred lines
 
 
 class MockScanner(Device):
@@ -27,12 +31,15 @@ class MockScanner(Device):
 
     Script format (``path``), one item per line: a code; blank lines and ``#`` comments (also after a code)
     are ignored; ``wait <seconds>`` pauses (through ``sleep``) for the demo's table pace. With neither
-    ``lines`` nor ``path``, lines are read from ``stdin`` (default ``sys.stdin``) until end of file.
+    ``lines`` nor ``path``, lines are read from ``stdin`` (default ``sys.stdin``, read as bytes: any byte is
+    survived, bad UTF-8 becomes U+FFFD and the parser drops that line) until end of file; a line over
+    :data:`hardware.lines.LINE_CAP` bytes is dropped as it arrives (one log line), never buffered.
     ``feed(text)`` pushes text (one or more lines) straight through, for tests.
 
     Every line goes through a :class:`ScanParser` (default without a repeat window, so a script may repeat a
     code quickly, e.g. two ``HS-GO``); ``history`` records each accepted code in order; ``done`` is set when
-    the script or stdin has ended. Raises ValueError for a bad ``wait`` line (naming the line).
+    the script or stdin has ended. Raises ValueError for a bad ``wait`` line (naming the line), a script that is
+    not UTF-8 text or is over :data:`SCRIPT_CAP` bytes.
     """
 
     def __init__(self, on_line: Callable[[str], None], lines: Iterable[str] | None = None, *,
@@ -49,6 +56,10 @@ class MockScanner(Device):
         self.source: str
         if path is not None:
             try:
+                size = Path(path).stat().st_size
+                if size > SCRIPT_CAP:
+                    raise ValueError(f"script {str(path)!r} is {size} bytes (expected a scanner script of at most "
+                                     f"{SCRIPT_CAP} bytes, one code per line)")
                 text = Path(path).read_text(encoding="utf-8")
             except UnicodeDecodeError:
                 raise ValueError(f"script {str(path)!r} is not a text file (expected one code per line, "
@@ -119,7 +130,7 @@ class MockScanner(Device):
                         self.feed(value)
             else:
                 stream = self._stdin or sys.stdin
-                for line in stream:
+                for line in bounded_lines(stream, on_drop=_dropped):
                     if self._stop.is_set():
                         return
                     code = line.split("#", 1)[0].strip()
@@ -154,3 +165,8 @@ def parse_script(text: str, source: str = "script") -> list[tuple[str, Any]]:
         else:
             items.append(("code", body))
     return items
+
+
+def _dropped(length: int) -> None:
+    log.warning("keyboard: dropped a %d-byte line (over the %d-byte cap; expected one code per line)", length,
+                LINE_CAP)

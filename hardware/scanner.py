@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 _TERMINATORS = b"\r\n"
 _CONTROL = bytes(range(0x20)) + b"\x7f"
+READ_MAX = 4096  # bytes taken from the port per read, so a flood never sits in one buffer
 
 
 @dataclass
@@ -263,7 +264,7 @@ class SerialScanner(Device):
             self._set_state("connected", "")
             return
         try:
-            waiting = getattr(self._port, "in_waiting", 0) or 1
+            waiting = min(getattr(self._port, "in_waiting", 0) or 1, READ_MAX)  # the parser's buffer stays small
             data = self._port.read(waiting)
         except Exception as exc:  # SerialException / OSError when the device vanishes
             self._close()

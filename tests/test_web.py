@@ -105,10 +105,13 @@ def test_claims_and_tokens_survive_a_restart(tmp_path):
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann B", "token": claimed["token"]})[0] == 200
 
 
-def test_undo_of_the_claim_frees_the_seat():
+def test_the_tables_undo_leaves_a_phones_claim_and_an_empty_name_at_the_kiosk_frees_the_seat():
     with started(LiveTable(), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 3, "name": "Cy"})
-        started(table, "HS-UNDO")
+        started(table, "HS-UNDO")  # takes back the table's last input (HS-GO), never a phone's
+        assert view(table)["phase"] != "betting"
+        assert view(table)["seats"][2] == {**view(table)["seats"][2], "claimed": True, "name": "Cy"}
+        started(table, "HS-NAME-3:")
         assert view(table)["seats"][2] == {**view(table)["seats"][2], "claimed": False, "name": "Seat 3"}
         assert post(table, "/api/leave", {"seat": 3, "token": claimed["token"]})[0] == 403
 

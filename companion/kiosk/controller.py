@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from companion.kiosk import history
-from companion.kiosk.errors import JournalError
+from companion.kiosk.errors import JournalError, JournalReplaced
 from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.kiosk.legacy import apply_legacy
 from companion.rules.deck import Deck
@@ -131,6 +131,7 @@ class Controller:
         self.notices = list(notices)  # shown once on the screen at the next render
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
+        self._rescued: str | None = None  # what the last rescue of a deleted or replaced journal did
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
         self._recorded: int | None = None  # first input id of the game last summarised at its end
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
@@ -168,8 +169,10 @@ class Controller:
             events = self.table.apply(text, data)
         except HotStreakError as exc:
             return _refused(text, exc)
+        over = any(isinstance(e, GameOver) for e in events)
+        summary = (lambda e: history.summarise([*self.entries, e], self.track, self.deck)) if over else None
         try:
-            entry = self.journal.append(text, source, self.wall(), data)
+            entry = self._saving(lambda: self.journal.append(text, source, self.wall(), data, summary=summary))
         except JournalError as exc:
             self._trouble(exc)
             self.table = self._replay(self.entries)  # take it back: nothing applied
@@ -180,15 +183,14 @@ class Controller:
                 history.record(self.journal, self.entries, self.track, self.deck)
             self.entries, self.skipped = [], {}
         self.entries.append(entry)
-        if any(isinstance(e, GameOver) for e in events):
-            history.record(self.journal, self.entries, self.track, self.deck)
+        if over:  # its summary was stored with the input (history shows it even after a kill right now)
             self._recorded = self.entries[0].id
             self._refresh_history()
         return Result(text, True, events)
 
     def _undo(self, source: str, now: float) -> Result:
         try:
-            target = self.journal.undo(source, self.wall())
+            target = self._saving(lambda: self.journal.undo(source, self.wall()))
         except JournalError as exc:
             self._trouble(exc)
             return _refused(UNDO, RefusedError(SAVE_FAILED, Reason.SAVE, code=UNDO))
@@ -256,7 +258,33 @@ class Controller:
         self.problem = line
         self._retry_at = self.clock() + RETRY_SECONDS
 
+    def _saving(self, write: Callable[[], Any]) -> Any:
+        """``write()`` to the journal. When its file or write-ahead log was deleted or replaced while the kiosk
+        ran, the game is written to a fresh journal at the same path from ``entries`` (every input accepted
+        so far), that is said loudly, and ``write()`` is tried once more. Raises JournalError."""
+        try:
+            return write()
+        except JournalReplaced as exc:
+            try:
+                aside = self.journal.rebuild(self.entries, self.wall())
+            except JournalError as again:
+                if self.problem is None:  # once; the retries are told by _trouble
+                    log.error("journal %s: %s; the game is kept in memory until it can be written to a new "
+                              "journal there (%s)", exc.path, exc.what, again.what)
+                raise
+            kept = f"; what was at its path is kept as {aside.name}" if aside is not None else ""
+            self._rescued = (f"{exc.path}: {exc.what}; the game ({len(self.entries)} inputs) was written to a new "
+                             f"journal there{kept}")
+            log.error("journal %s, nothing lost", self._rescued)
+            self.notices.append(f"The journal was {'deleted' if 'deleted' in exc.what else 'replaced'}: "
+                                "the game was saved again")
+            return write()
+
     def _saved(self, now: float) -> None:
+        if self._rescued is not None:  # on screen and in status until the next retry or save
+            self.problem, self._rescued = self._rescued, None
+            self._retry_at = now + RETRY_SECONDS
+            return
         if self.problem is not None:
             log.warning("journal %s saves again; play goes on", self.journal.path)
             self.problem = None
@@ -271,7 +299,7 @@ class Controller:
                 self.table = self._load(report=True)
                 self._each("reset", self.table, now)
             else:
-                self.journal.probe()
+                self._saving(self.journal.probe)
         except JournalError as exc:
             self._trouble(exc)
             return

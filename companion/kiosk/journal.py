@@ -13,7 +13,16 @@ on open, nothing lost):
   ``HS-NEW``, ``undo`` for ``HS-UNDO``, ``v0`` for any other input migrated from the first schema, else NULL; ``undone_by`` the id of the undo that took it back;
   ``skipped`` why replay could not apply it last time (kept, never deleted; it comes back when it applies).
 - ``games(start_id, end_id, at, summary)``: one JSON summary per game (companion.kiosk.history), keyed by
-  the ``HS-NEW`` row that started it; ``end_id`` is the input that finished it (NULL: left unfinished).
+  the ``HS-NEW`` row that started it; ``end_id`` is the input that finished it (NULL: left unfinished). The
+  input that ends a game is stored in the same transaction as its summary.
+- ``meta(key, value)``: ``identity``, a random id made with the journal (:attr:`Journal.identity`); a file
+  without one (an older program's) gets one the first time it is opened for writing.
+
+A file shorter than its header says is checked with SQLite itself at open (``PRAGMA quick_check``, with its
+write-ahead log if it has one, so SQLite recovers it), never judged by its size: a disk that filled up during
+the last checkpoint leaves such a file and an intact journal. Before each write the journal checks that the file and
+its write-ahead log at ``path`` are still the ones it has open (device and inode); when they were deleted or
+replaced it raises :class:`JournalReplaced`, and :meth:`Journal.rebuild` writes the game again to a fresh file.
 
 Errors: :class:`JournalError` (one line naming the file, what is wrong and what to do) when the file cannot
 be used at start; :class:`JournalWriteError` when an input cannot be saved.
@@ -22,12 +31,15 @@ be used at start; :class:`JournalWriteError` when an input cannot be saved.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from companion.kiosk.errors import JournalError, JournalWriteError
+from companion.kiosk.errors import JournalError, JournalReplaced, JournalWriteError
 
 SCHEMA_VERSION = 2
 UNDO = "HS-UNDO"
@@ -56,8 +68,10 @@ CREATE TABLE IF NOT EXISTS games (
     summary TEXT NOT NULL
 );
 """
+_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _SELECT = "SELECT id, at, source, text, data, skipped, kind FROM inputs"
 _COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
+WEB = "web"  # the source of a phone's inputs: an undo at the table never takes one of them back
 ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
 
 
@@ -112,13 +126,21 @@ def classify(path: str, exc: BaseException, writing: bool = False) -> JournalErr
 
 
 def check_file(path: str) -> None:
-    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, empty (0 bytes), not SQLite,
-    or shorter than its own header says (truncated). A missing file is fine (a new journal)."""
+    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, empty (0 bytes), not SQLite, or
+    missing while its write-ahead log (``PATH-wal``) is there (SQLite would throw that log away). A missing
+    file is fine (a new journal). Damage inside an SQLite file is found when it is opened (quick_check)."""
     p = Path(path)
     if p.is_dir():
         raise JournalError(path, "path", "is a folder, not a file",
                            "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
     if not p.exists():
+        try:
+            wal = os.stat(f"{path}-wal").st_size
+        except OSError:
+            wal = 0
+        if wal:
+            raise JournalError(path, "damaged", f"the file is missing but its write-ahead log is there "
+                               f"({p.name}-wal, {wal} bytes)", ASIDE)
         return
     try:
         with open(p, "rb") as f:
@@ -131,13 +153,6 @@ def check_file(path: str) -> None:
     if not head.startswith(MAGIC):
         raise JournalError(path, "damaged", "the file is not an SQLite journal",
                            ASIDE)
-    if len(head) >= 32:
-        page = int.from_bytes(head[16:18], "big")
-        page = 65536 if page == 1 else page
-        pages = int.from_bytes(head[28:32], "big")
-        if pages and size < page * pages:
-            raise JournalError(path, "damaged", f"the file is truncated ({size} of {page * pages} bytes)",
-                               ASIDE)
 
 
 class Journal:
@@ -157,6 +172,9 @@ class Journal:
         self.migrated_from: int | None = None
         self.problem: JournalError | None = None  # why it is open read-only (set by companion.kiosk.recovery)
         self.scratch = False
+        self.identity: str | None = None  # made with the journal (None: an older file seen read-only)
+        self._files: dict[str, tuple[int, int]] = {}  # path -> (device, inode) of the files opened for writing
+        self._lost: str | None = None  # a rebuild that did not finish: why (the next write tries again)
         self._open()
 
     @classmethod
@@ -166,6 +184,7 @@ class Journal:
         journal = cls.__new__(cls)
         journal.path, journal.timeout, journal.readonly = str(path), 2.0, True
         journal._db, journal.migrated_from, journal.problem, journal.scratch = None, None, problem, False
+        journal.identity, journal._files, journal._lost = None, {}, None
         return journal
 
     def reopen(self) -> None:
@@ -206,6 +225,8 @@ class Journal:
             else:
                 db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.timeout)
             self._db = db
+            if not memory and _short(self.path):
+                self._quick_check()  # the file alone looks cut short: SQLite decides, with the log it has
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 self.close()
@@ -225,12 +246,42 @@ class Journal:
                 self.scratch = True  # writes go to the copy (game summaries for history), never to the file
                 self._migrate(version)
             self._check_schema()
+            self.identity = self._identity()
+            if not self.readonly and not memory:
+                self._files = {f: _inode(f) for f in (self.path, f"{self.path}-wal")}
         except JournalError:
             self.close()
             raise
         except (sqlite3.Error, OSError) as exc:
             self.close()
             raise classify(self.path, exc) from None
+
+    def _quick_check(self) -> None:
+        """SQLite's own check of the file (and of its write-ahead log, which opening recovers); it reads the
+        whole file, so it runs only on a file shorter than its header says (:func:`_short`)."""
+        rows = self._conn().execute("PRAGMA quick_check").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            raise JournalError(self.path, "damaged", f"the file is damaged (quick_check: {rows[0][0]})", ASIDE)
+
+    def _identity(self) -> str | None:
+        """The journal's identity; one is made (and stored) for a file without one when it is writable."""
+        db = self._conn()
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone():
+            row = db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+            if row or self.readonly:
+                return row[0] if row else None
+        elif self.readonly:
+            return None
+        made = uuid.uuid4().hex
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(_META)
+            db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)", (made,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return str(db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()[0])
 
     def _check_schema(self) -> None:
         db = self._conn()
@@ -298,6 +349,7 @@ class Journal:
     # ----- writing ----------------------------------------------------------------------------------
     def _write(self, fn: Any) -> Any:
         """Run ``fn(db)`` in one committed transaction; sqlite3/OS errors become :class:`JournalWriteError`."""
+        self._check_files()
         if self.readonly and not self.scratch or self._db is None:
             p = self.problem
             raise JournalWriteError(self.path, "unwritable", p.what, p.fix) if p else JournalWriteError(
@@ -316,20 +368,44 @@ class Journal:
         except (sqlite3.Error, OSError) as exc:
             raise classify(self.path, exc, writing=True) from None
 
-    def append(self, text: str, source: str, at: float, data: dict[str, Any] | None = None) -> Entry:
-        """Store one input durably (committed on return) and return it with its id.
+    def _check_files(self) -> None:
+        """Raise :class:`JournalReplaced` when the file or write-ahead log at ``path`` is not the one open."""
+        if self._lost is not None:
+            raise JournalReplaced(self.path, "replaced", self._lost, "the kiosk writes the game to a new journal there")
+        for name, was in self._files.items():
+            try:
+                now = _inode_or_none(name)
+            except OSError as exc:
+                raise classify(self.path, exc, writing=True) from None
+            if now != was:
+                what = "the file" if name == self.path else f"its write-ahead log ({Path(name).name})"
+                raise JournalReplaced(self.path, "replaced", f"{what} was {'deleted' if now is None else 'replaced'}"
+                                      " while the kiosk ran", "the kiosk writes the game to a new journal there")
+
+    def append(self, text: str, source: str, at: float, data: dict[str, Any] | None = None, *,
+               summary: Callable[[Entry], dict[str, Any]] | None = None) -> Entry:
+        """Store one input durably (committed on return) and return it with its id. ``summary(entry)``, given
+        for the input that ends a game, is that game's summary (companion.kiosk.history): it is stored in the
+        same transaction, so the game is in the history as soon as its last input is saved.
         Raises :class:`JournalWriteError` (nothing stored) when it cannot be saved."""
         payload = json.dumps(data or {}, sort_keys=True)
 
-        def insert(db: sqlite3.Connection) -> int:
+        def insert(db: sqlite3.Connection) -> Entry:
             cur = db.execute("INSERT INTO inputs (at, source, text, data, kind) VALUES (?, ?, ?, ?, ?)",
                              (at, source, text, payload, _kind(text)))
-            return int(cur.lastrowid or 0)
-        return Entry(self._write(insert), at, source, text, data or {})
+            entry = Entry(int(cur.lastrowid or 0), at, source, text, data or {})
+            if summary is not None:
+                game = summary(entry)
+                db.execute("INSERT OR REPLACE INTO games (start_id, end_id, at, summary) VALUES (?, ?, ?, ?)",
+                           (game["start_id"], game["end_id"], game["ended"] or at, json.dumps(game, sort_keys=True)))
+            return entry
+        return self._write(insert)
 
     def last_counting(self) -> Entry | None:
-        """The newest input that still counts and applied on the last replay: what an undo takes back."""
-        rows = self._rows(f"{_SELECT} WHERE {_COUNTS} AND skipped IS NULL ORDER BY id DESC LIMIT 1")
+        """The newest input made at the table (any source but ``web``: a phone's rename or bet is never taken
+        back by the table's undo) that still counts and applied on the last replay: what an undo takes back."""
+        rows = self._rows(f"{_SELECT} WHERE {_COUNTS} AND skipped IS NULL AND source IS NOT ? "
+                          "ORDER BY id DESC LIMIT 1", (WEB,))
         return _row(rows[0]) if rows else None
 
     def undo(self, source: str, at: float) -> Entry | None:
@@ -406,6 +482,41 @@ class Journal:
         """Start ids that have a summary row (finished or not)."""
         return {r[0] for r in self._rows("SELECT start_id FROM games")}
 
+    def rebuild(self, entries: Iterable[Entry], now: float | None = None) -> Path | None:
+        """Start a fresh journal at ``path`` holding ``entries`` (the current game's inputs that count, with
+        their ids), after :class:`JournalReplaced`. Whatever is at ``path`` now (a replacement file, a lone
+        write-ahead log) is first moved aside as ``PATH.replaced-YYYYmmdd-HHMMSS[-N]`` (kept, never deleted);
+        returns that path, or None when nothing was there. The fresh journal has a new :attr:`identity`.
+        Raises :class:`JournalWriteError` when the fresh journal cannot be written (the entries stay with
+        the caller; call again later)."""
+        rows = [(e.id, e.at, e.source, e.text, json.dumps(e.data, sort_keys=True), "v0" if e.legacy else _kind(e.text),
+                 e.skipped) for e in entries]
+        self._lost = self._lost or "the file was deleted or replaced while the kiosk ran"
+        files, self._files = self._files, {}
+        self.close()  # SQLite checkpoints into the file it has open, wherever that file now is
+        wal = f"{self.path}-wal"
+        try:
+            if wal in files and _inode_or_none(wal) == files[wal] and _inode_or_none(self.path) != files[self.path]:
+                # our log is still there but its file is gone: kept apart, so it is never laid over another file
+                set_aside(self.path, "orphaned", now, suffixes=("-wal",))
+            aside = set_aside(self.path, "replaced", now)
+        except OSError as exc:
+            raise classify(self.path, exc, writing=True) from None
+        self.readonly, self.scratch = False, False
+        try:
+            self._open()
+        except JournalError as exc:
+            raise JournalWriteError(self.path, "unwritable", exc.what, exc.fix) from None
+        lost, self._lost = self._lost, None
+        try:
+            self._write(lambda db: db.executemany(
+                "INSERT INTO inputs (id, at, source, text, data, kind, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)", rows))
+        except JournalError:
+            self._lost = lost  # the fresh file lacks the game: the next write starts again
+            raise
+        self.problem = None
+        return aside
+
     def user_version(self) -> int:
         return int(self._rows("PRAGMA user_version")[0][0])
 
@@ -423,3 +534,53 @@ class Journal:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+
+def _short(path: str) -> bool:
+    """Whether the file at ``path`` is shorter than its header's page count says: truncated, or a checkpoint
+    on a full disk that wrote page 1 but could not grow the file (the rest still in the write-ahead log)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(32)
+            size = os.fstat(f.fileno()).st_size
+    except OSError:
+        return False
+    if len(head) < 32:
+        return bool(head)
+    page = int.from_bytes(head[16:18], "big")
+    return size < (65536 if page == 1 else page) * int.from_bytes(head[28:32], "big")
+
+
+def _inode(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+def _inode_or_none(path: str) -> tuple[int, int] | None:
+    """(device, inode) of ``path``, None when there is no such file; other OSErrors are raised."""
+    try:
+        return _inode(path)
+    except FileNotFoundError:
+        return None
+
+
+def set_aside(path: str | Path, why: str, now: float | None = None,
+              suffixes: tuple[str, ...] = ("", "-wal", "-shm")) -> Path | None:
+    """Rename ``path`` and its ``-wal``/``-shm`` files (those of ``suffixes`` that exist) to
+    ``PATH.<why>-YYYYmmdd-HHMMSS[-N]`` plus the suffix, a name not in use (nothing is overwritten). Returns the
+    new path, or None when none of them existed. Raises OSError when a rename fails."""
+    p = Path(path)
+    if not any(Path(f"{p}{s}").exists() for s in suffixes):
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    n = 1
+    while True:
+        aside = p.with_name(f"{p.name}.{why}-{stamp}" + (f"-{n}" if n > 1 else ""))
+        if not any(Path(f"{aside}{s}").exists() for s in ("", "-wal", "-shm")):
+            break
+        n += 1
+    for suffix in suffixes:
+        src = Path(f"{p}{suffix}")
+        if src.exists():
+            os.rename(src, f"{aside}{suffix}")
+    return aside

@@ -4,11 +4,14 @@ Every problem gets one log line naming the file, what is wrong and what to do:
 
 - a folder instead of a file, or a journal written by a newer program: the kiosk does not start
   (:class:`~companion.kiosk.errors.JournalError`, exit 2);
-- damaged (not SQLite, empty, truncated, an unknown schema): the file is moved aside as
+- damaged (not SQLite, empty, failing SQLite's quick_check, an unknown schema, a write-ahead log without its
+  journal): the file is moved aside as
   ``journal.db.damaged-YYYYmmdd-HHMMSS`` (with its ``-wal``/``-shm``; never deleted, never overwritten), a new
   journal is started, and the screen says so once;
 - cannot be written (disk full, read-only, locked, another owner): the kiosk starts with what it can read,
-  refuses every input with "can't save - check the SD card", and retries (companion.kiosk.controller).
+  refuses every input with "can't save - check the SD card", and retries (companion.kiosk.controller). A
+  journal that opens is written to once at start (a probe), so a full card says "not saving" from the first
+  render, not from the first scan.
 """
 
 from __future__ import annotations
@@ -17,11 +20,10 @@ import logging
 import os
 import shutil
 import sqlite3
-import time
 from pathlib import Path
 
-from companion.kiosk.errors import JournalError
-from companion.kiosk.journal import SCHEMA_VERSION, Journal, check_file
+from companion.kiosk.errors import JournalError, JournalWriteError
+from companion.kiosk.journal import SCHEMA_VERSION, Journal, check_file, set_aside
 
 log = logging.getLogger(__name__)
 LOW_SPACE = 1 << 20  # bytes free below which `status` and `doctor` call the disk full
@@ -61,6 +63,12 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
         if journal.migrated_from is not None:
             log.warning("journal %s: migrated from schema %d to %d (every input kept)", path, journal.migrated_from,
                         SCHEMA_VERSION)
+        try:
+            journal.probe()  # a full or read-only card says so now, not at the first scan
+        except JournalWriteError as exc:
+            log.error("%s; the kiosk starts but refuses inputs until it can save, retrying", exc)
+            journal.problem = exc
+            return journal, ["Can't save - check the SD card"]
         return journal, []
     if problem.kind == "damaged":
         try:
@@ -86,19 +94,11 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
 
 def move_aside(path: str | Path, now: float | None = None) -> Path:
     """Rename ``path`` (and its ``-wal``/``-shm`` files) to ``PATH.damaged-YYYYmmdd-HHMMSS[-N]``, a name not
-    in use (nothing is overwritten); returns the new path. Raises OSError when it cannot."""
-    p = Path(path)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    n = 1
-    while True:
-        aside = p.with_name(f"{p.name}.damaged-{stamp}" + (f"-{n}" if n > 1 else ""))
-        if not any(Path(f"{aside}{s}").exists() for s in ("", "-wal", "-shm")):
-            break
-        n += 1
-    for suffix in ("", "-wal", "-shm"):
-        src = Path(f"{p}{suffix}")
-        if src.exists():
-            os.rename(src, f"{aside}{suffix}")
+    in use (nothing is overwritten); returns the new path. Raises OSError when it cannot (or there is nothing
+    to move)."""
+    aside = set_aside(path, "damaged", now)
+    if aside is None:
+        raise FileNotFoundError(f"no journal at {str(path)!r} to move aside")
     return aside
 
 

@@ -16,6 +16,7 @@ from typing import Any, Callable, TextIO
 from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
+from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
@@ -40,6 +41,7 @@ class Kiosk:
     hardware: Any
     notifier: Notifier
     stop: threading.Event = field(default_factory=threading.Event)
+    lock: Any = None  # companion.kiosk.lock.KioskLock: this kiosk's hold on its journal, let go at close
 
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
@@ -61,6 +63,8 @@ class Kiosk:
         finally:
             self.controller.close()
             self.controller.journal.close()
+            if self.lock is not None:
+                self.lock.release()
 
 
 def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
@@ -75,7 +79,23 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die); a screen
     that takes longer than ``display_timeout`` s to start is left behind (headless). ``web`` is
     ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). Raises JournalError for
-    a journal the kiosk must not start with (a folder, a newer program's file)."""
+    a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked)."""
+    lock = take_lock(db)  # one kiosk per journal, held until Kiosk.close
+    try:
+        kiosk = _build(cfg, mode=mode, db=db, scanner=scanner, script=script, sleep=sleep, window=window,
+                       console=console, display=display, audio=audio, prerender=prerender, extra_sinks=extra_sinks,
+                       clock=clock, rng=rng, display_timeout=display_timeout, web=web)
+    except BaseException:
+        lock.release()
+        raise
+    kiosk.lock = lock
+    return kiosk
+
+
+def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,
+           sleep: Callable[[float], Any] | None, window: bool, console: TextIO | None, display: str, audio: str,
+           prerender: bool, extra_sinks: list[Any] | None, clock: Callable[[], float], rng: Any,
+           display_timeout: float, web: str | None) -> Kiosk:
     from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
 
