@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 from companion.rules import events as ev
 from companion.rules import game_events as gev
 from companion.rules import table as tev
+from companion.view.sink import Undone
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 
@@ -70,13 +71,6 @@ def _game_over(e: gev.GameOver) -> tuple[str, Fields]:
                                         for s in e.standings])
 
 
-def _table_event(e: Any) -> tuple[str, Fields] | None:
-    """The kiosk's own event (``Undone``, defined by the controller above the rules), found by its name."""
-    if type(e).__name__ == "Undone":
-        return "undone", dict(text=e.text)
-    return None
-
-
 TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
     ev.Revealed: _revealed,
     ev.NoEffect: lambda e: ("no_effect-star" if "star" in e.reason else "no_effect",
@@ -116,15 +110,16 @@ TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
     gev.GameOver: _game_over,
     tev.NewGame: lambda e: ("new_game", {}),
     tev.PlayersSet: lambda e: ("players_set", dict(players=e.players, variant=e.variant)),
+    Undone: lambda e: ("undone", dict(text=e.text)),
 }
-"""Event type -> function giving (key, fields): race, game and table events. The kiosk's ``Undone`` is found by
-name in :func:`key_and_fields`; other events (``CardLearned``, ``SeatNamed``) have no words."""
+"""Event type -> function giving (key, fields): race, game and table events and the kiosk's ``Undone``; other
+events (``CardLearned``, ``SeatNamed``) have no words."""
 
 
 def key_and_fields(e: ev.Event) -> tuple[str, Fields] | None:
     """The phrase key and language-neutral fields of one event, or None for an event that has no words."""
     fn = TABLE.get(type(e))
-    return fn(e) if fn is not None else _table_event(e)
+    return fn(e) if fn is not None else None
 
 
 # ----- templates ----------------------------------------------------------------------------------------------

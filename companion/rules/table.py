@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
-from companion.rules.phases import Variant
+from companion.rules.phases import Phase, Variant
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
@@ -57,26 +57,28 @@ class SeatNamed(Event):
     name: str
 
 
-NEW_GAME = "new-game"
+NEW_GAME = Phase.NEW_GAME
 STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open variant is the only one
 
 
 def side_bet_count() -> int:
-    from companion.rules.sidebets import load_side_bets
-    return len(load_side_bets())
+    from companion.rules.sidebets import cached_side_bets
+    return len(cached_side_bets())
 
 
-def realise(text: str, rng: random.Random, variant: str = "standard") -> dict[str, Any]:
+def realise(text: str, rng: random.Random, variant: str = "standard", *, code: object = None) -> dict[str, Any]:
     """Draw the randomness an input needs, to be stored with it in the journal (never re-drawn on replay).
 
     A player-count code gets the shuffled order of the side bet cards for the new game and ``variant``: the
     variant chosen with HS-OPEN/HS-STANDARD before it, else the configured default ("standard" or "open"), so
-    a replay that starts at the player count gives the same game.
+    a replay that starts at the player count gives the same game. ``code`` is ``text`` already parsed
+    (``companion.rules.codes.parse_code``), to parse a scan once.
     """
-    try:
-        code = parse_code(text)
-    except HotStreakError:
-        return {}
+    if code is None:
+        try:
+            code = parse_code(text)
+        except HotStreakError:
+            return {}
     if isinstance(code, Control) and code.action == "players":
         order = list(range(side_bet_count()))
         rng.shuffle(order)
@@ -97,12 +99,15 @@ class Table:
         self._start_data: dict[str, Any] = {}
 
     @property
-    def phase(self) -> str:
-        """``new-game`` until a player count is scanned, then the game's phase value."""
-        return NEW_GAME if self.game is None else self.game.phase.value
+    def phase(self) -> Phase:
+        """``Phase.NEW_GAME`` until a player count is scanned, then the game's phase."""
+        return Phase.NEW_GAME if self.game is None else self.game.phase
 
-    def apply(self, text: str, data: dict[str, Any] | None = None) -> list[Event]:
-        code = parse_code(text)
+    def apply(self, text: str, data: dict[str, Any] | None = None, *, code: object = None) -> list[Event]:
+        """Apply one input (``code``: ``text`` already parsed by ``parse_code``, else it is parsed here) and
+        return its events. Raises a HotStreakError naming the bad input; then nothing changed."""
+        if code is None:
+            code = parse_code(text)
         if isinstance(code, Control):
             if code.action == "undo":
                 raise RefusedError("HS-UNDO is handled by the journal, not the table")
@@ -138,7 +143,6 @@ class Table:
         return names.get(seat) or default or f"Seat {seat + 1}"
 
     def _just_begun(self) -> bool:
-        from companion.rules.game import Phase
         game = self.game
         return game is not None and game.phase is Phase.SETUP and not game.known_cards and not game.stack.scanned
 
@@ -173,8 +177,8 @@ class Table:
         order = data.get("side_bet_order")
         ids = None
         if order is not None:
-            from companion.rules.sidebets import load_side_bets
-            cards = list(load_side_bets())
+            from companion.rules.sidebets import cached_side_bets
+            cards = list(cached_side_bets())
             ids = [cards[i].id for i in order]
         try:
             return Game(players, variant, track=self.track, deck=self.deck, side_bet_order=ids)
