@@ -180,7 +180,7 @@ def capitalise(text: str) -> str:
 
 
 Names = Callable[[int], str]
-"""0-based seat -> the name the table knows it by (``Table.seat_name``)."""
+"""0-based seat -> the name the table knows it by (``TableView.seat_name``)."""
 
 
 def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict[str, Any]:

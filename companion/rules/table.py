@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.phases import Phase, Variant
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, RefusedError
 from companion.rules.events import Event
-from companion.rules.race import Race
 from companion.rules.track import Track
 
 if TYPE_CHECKING:
@@ -58,6 +57,7 @@ class SeatNamed(Event):
 
 
 NEW_GAME = Phase.NEW_GAME
+SEAT_WORD = "Seat {n}"
 STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open variant is the only one
 
 
@@ -137,10 +137,8 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         """The name of 0-based ``seat``: typed at the table, else ``default_names[seat]``, else "Seat N"
-        (1-based)."""
-        names = self.game.names if self.game is not None else {}
-        default = self.default_names[seat].strip() if seat < len(self.default_names) else ""
-        return names.get(seat) or default or f"Seat {seat + 1}"
+        (1-based; :func:`seat_name`)."""
+        return seat_name(seat, self.game.names if self.game is not None else {}, self.default_names)[0]
 
     def _just_begun(self) -> bool:
         game = self.game
@@ -186,8 +184,12 @@ class Table:
             raise RefusedError(f"HS-PLAYERS-{players} with HS-{variant.value.upper()}: {exc}") from None
 
 
-def shown_race(table: Table) -> Race | None:
-    """The race the lights and screen show: the current one, or the finished one during payouts."""
-    game = table.game
-    return getattr(game, "race", None) if game is not None else None
-
+def seat_name(seat: int, typed: Mapping[int, str], names: Sequence[str],
+              seat_word: str = SEAT_WORD) -> tuple[str, bool]:
+    """The one resolution of a seat's name: 0-based ``seat`` -> ``(name, named)``: ``typed[seat]`` (typed at the
+    table), else ``names[seat]`` (the config's, stripped), else ``seat_word`` with ``{n}`` the 1-based seat
+    (``named`` False)."""
+    given = typed.get(seat) or (names[seat].strip() if seat < len(names) else "")
+    if given:
+        return given, True
+    return seat_word.format(n=seat + 1), False

@@ -32,6 +32,7 @@ from companion.rules.phases import Phase, Variant
 from companion.rules.race import Race, default_track
 from companion.rules.setup import SetupFigures
 from companion.rules.sidebets import SideBetCard
+from companion.rules.table import SEAT_WORD, seat_name
 from companion.rules.track import Track
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 Odds = Mapping[str, tuple[float, ...]]
 """Mascot name (``"hurley"``) -> the probabilities of being paid 1st..4th."""
 
-SEAT_WORD = "Seat {n}"
 RACE_PHASES = (Phase.RACING, Phase.PAYOUTS)
 """The phases in which a race is shown (the one being run, or the one just run)."""
 ODDS_OFF = (Phase.PAYOUTS, Phase.GAME_OVER, Phase.NEW_GAME)
@@ -200,15 +200,6 @@ class TableView:
         return dataclasses.replace(self, odds=odds)
 
 
-def seat_name(seat: int, typed: Mapping[int, str], names: Sequence[str], seat_word: str = SEAT_WORD) -> tuple[str, bool]:
-    """The name of 0-based ``seat`` and whether it is a real name: ``typed[seat]`` (typed at the table), else
-    ``names[seat]`` (the config's), else ``seat_word`` with ``{n}`` the 1-based seat."""
-    given = typed.get(seat) or (names[seat].strip() if seat < len(names) else "")
-    if given:
-        return given, True
-    return seat_word.format(n=seat + 1), False
-
-
 def _game_facts(game: "Game") -> GameFacts:
     return GameFacts(
         phase=game.phase, variant=game.variant, race_no=game.race_no, races=game.rules.races,
@@ -277,4 +268,4 @@ def odds_situation(view: TableView) -> OddsSituation | None:
 
 
 __all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView", "TableView",
-           "build", "odds_situation", "seat_name"]
+           "SEAT_WORD", "build", "odds_situation", "seat_name"]

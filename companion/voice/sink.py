@@ -8,6 +8,7 @@ from companion.rules import events as ev
 from companion.rules.errors import RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged
+from companion.rules.phases import Phase
 from companion.view.sink import NullSink
 from companion.view.table_view import TableView
 
@@ -44,7 +45,7 @@ class VoiceSink(NullSink):
         from companion.voice.sounds import effects_for
         cards, rest = split_cards(events)
         for e in rest:
-            if isinstance(e, PhaseChanged) and e.phase.value == "racing":
+            if isinstance(e, PhaseChanged) and e.phase is Phase.RACING:
                 if self.effects:
                     self.audio.play_effect("start")
                 self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase")
