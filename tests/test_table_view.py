@@ -249,3 +249,40 @@ def test_the_race_call_is_worded_once_per_input_in_the_view(language):
     assert controller.view.call == ("New game: scan the player count",)
     if language == "en":
         assert controller.view.lines == controller.view.call
+
+
+# ----- boundaries -----------------------------------------------------------------------------------------------
+def imported_modules(path) -> set[str]:
+    import ast
+    tree = ast.parse(path.read_text("utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "companion"
+    for folder in ("lights", "screen", "voice", "call", "odds", "web", "view"):
+        for path in (root / folder).glob("*.py"):
+            kiosk = {m for m in imported_modules(path) if m.startswith("companion.kiosk")}
+            assert not kiosk, f"{path.relative_to(root)} imports {sorted(kiosk)}"
+    for path in (root / "view").glob("*.py"):
+        outside = {m for m in imported_modules(path)
+                   if m.startswith("companion") and not m.startswith(("companion.rules", "companion.view"))}
+        assert not outside, f"{path.relative_to(root)} imports {sorted(outside)}"
+
+
+def test_the_screen_model_imports_neither_the_samples_nor_the_table_model():
+    import subprocess
+    import sys
+    code = ("import sys, companion.screen.model as m; "
+            "print(sorted(k for k in sys.modules if k in ('companion.screen.samples', 'companion.screen.table_model')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    from companion.screen import model
+    assert model.sample_model("attract").screen == "attract"  # still reachable from the model, on demand
