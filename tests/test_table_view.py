@@ -249,6 +249,14 @@ def test_the_race_call_is_worded_once_per_input_in_the_view(language):
     assert controller.view.call == ("New game: scan the player count",)
     if language == "en":
         assert controller.view.lines == controller.view.call
+    for text in TO_RACE[1:]:
+        controller.handle(text)
+    controller.handle("HS15")  # Hurley +3
+    view = controller.view
+    assert "Hurley" in " ".join(view.call) and "Hurley" in " ".join(view.lines)
+    assert "Hurley" in " ".join(view.announced)  # the announcer's phrasing, for the phone page
+    controller.handle("XYZ")  # a refusal has no words of events
+    assert controller.view.call == controller.view.lines == controller.view.announced == ()
 
 
 # ----- boundaries -----------------------------------------------------------------------------------------------
@@ -280,8 +288,8 @@ def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
 def test_the_screen_model_imports_neither_the_samples_nor_the_table_model():
     import subprocess
     import sys
-    code = ("import sys, companion.screen.model as m; "
-            "print(sorted(k for k in sys.modules if k in ('companion.screen.samples', 'companion.screen.table_model')))")
+    code = ("import sys, companion.screen.model as m; print(sorted(k for k in sys.modules "
+            "if k in ('companion.screen.samples', 'companion.screen.table_model')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
     from companion.screen import model

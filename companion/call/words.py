@@ -33,7 +33,7 @@ Fields = dict[str, Any]
 
 
 def _name(m: Any) -> str:
-    return m.title  # mascot names are the same in every language
+    return str(m.title)  # mascot names are the same in every language
 
 
 def _revealed(e: ev.Revealed) -> tuple[str, Fields]:

@@ -39,7 +39,7 @@ from companion.rules.track import Track
 from companion.rules.table import NewGame, Table, realise
 from companion.view.sink import Sink, Undone
 from companion.view.status import status_dict as view_status
-from companion.view.table_view import SEAT_WORD, InputView, Journaled, OddsView, TableView, build
+from companion.view.table_view import ODDS_OFF, SEAT_WORD, InputView, Journaled, OddsView, TableView, build
 
 log = logging.getLogger(__name__)
 SAVE_FAILED = "can't save - check the SD card"
@@ -124,6 +124,8 @@ class Controller:
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
         self._seat_word, self._printed, self._local = _words(language)
+        from companion.call.announcer import Announcer
+        self._announcer = Announcer(language, random.Random(0))  # the phone page's varied race call
         self.table = self._load(report=True)
         self._refresh_history()
         self.view = self._view()
@@ -139,7 +141,8 @@ class Controller:
         if events:
             printed = tuple(self._printed(events, view.seat_name))
             local = printed if self._local is None else tuple(self._local(events, view.seat_name))
-            view = dataclasses.replace(view, call=printed, lines=local)
+            announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
+            view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
         return view
 
     def odds_ready(self, odds: OddsView) -> None:
@@ -178,7 +181,7 @@ class Controller:
             # debug only: the sinks show, say and print every refusal (ConsoleSink on stdout); an INFO line
             # here printed each one a second time on the terminal and in the systemd journal
             log.debug("refused %r: %s", text, result.message)
-            self.view = dataclasses.replace(self.view, input=seen, call=(), lines=())
+            self.view = dataclasses.replace(self.view, input=seen, call=(), lines=(), announced=())
             assert error is not None
             for sink in self._all():
                 self._call(sink, "refused", sink.refused, error, self.view, now)
@@ -350,7 +353,7 @@ class Controller:
                 break
         if newest is not None:
             self._odds = newest
-            self.view = self.view.with_odds(self._view().odds)
+            self.view = self.view.with_odds(None if self.view.phase in ODDS_OFF else newest)
 
     def _look_up_address(self, now: float) -> None:
         if self.join_url_source is None or now < self._address_at:

@@ -11,7 +11,9 @@ decides once what every sink shows:
 - the race to show (the race being run, or the race just run at payouts; None between races: then
   :attr:`TableView.shown` is a fresh race at the start) and the placings of the race being run or just run
   (at payouts and at game over too),
-- the odds with the situation they were made for, the side bet, the phone page's address.
+- the odds with the situation they were made for, the side bet, the phone page's address,
+- the words of the input's events, worded once: ``call`` (the printed race call, English), ``lines`` (the
+  same in the table's language) and ``announced`` (the announcer's varied phrasing in the table's language).
 
 Seats are 0-based; money is whole dollars; odds are probabilities 0..1 per paid place. The race objects held
 are snapshot copies: no sink may change them.
@@ -169,6 +171,7 @@ class TableView:
     join_url: str | None = None
     call: tuple[str, ...] = ()
     lines: tuple[str, ...] = ()
+    announced: tuple[str, ...] = ()
     input: InputView | None = None
     journaled: tuple[Journaled, ...] = ()
     form: str | None = None
@@ -267,5 +270,5 @@ def odds_situation(view: TableView) -> OddsSituation | None:
     return OddsSituation(key, known, game.players, race, cards)
 
 
-__all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView", "TableView",
-           "SEAT_WORD", "build", "odds_situation", "seat_name"]
+__all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView",
+           "TableView", "SEAT_WORD", "build", "odds_situation", "seat_name"]

@@ -29,8 +29,8 @@ class WebSink(NullSink):
     """Publishes the table to the web thread. ``post(fn, *args)`` runs ``fn`` on the web loop (never blocks);
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``language`` the kiosk's (en, nl, es), sent to the
     page; ``on_close`` stops the server. The claims come from the view's journaled inputs, the race call from
-    the view's lines, the odds from the view (only when made for the table as it is), the page's address from
-    the view's ``join_url``."""
+    the view's ``announced`` lines, the odds from the view (only when made for the table as it is), the page's
+    address from the view's ``join_url``."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, language: str = "en",
                  on_close: Callable[[], Any] | None = None):
@@ -50,7 +50,7 @@ class WebSink(NullSink):
             self.call.clear()
         if any(isinstance(e, (SeatNamed, NewGame, PlayersSet)) for e in events):
             self._load_claims(view)
-        self.call.extend(view.lines)
+        self.call.extend(view.announced)
         del self.call[:-KEEP_CALL]
         self.notice = None
         self._publish(view)
