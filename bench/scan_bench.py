@@ -59,7 +59,8 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
         controller = kiosk.controller
         for text in ("HS-NEW", "HS-PLAYERS-4", "HS-GO", "HS-GO", "HS-GO"):
             assert controller.handle(text).accepted
-        lights = next(s for s in controller.sinks if isinstance(s, LightsSink))
+        lights = controller.lights
+        assert isinstance(lights, LightsSink)
         odds = next((s for s in controller.sinks if isinstance(s, OddsSink)), None)
         if screen and odds is None:
             raise SystemExit("the screen did not open (no odds sink either): see the log above")
@@ -125,9 +126,7 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
         kiosk.stop.set()
         loop.join(5)
         for sink in controller.sinks:
-            close = getattr(sink, "close", None)
-            if close is not None and sink is not lights:
-                close()
+            sink.close()
     os.close(master)
     os.close(slave)
     return {"latencies": sorted(latencies), "odds": done[0], "raw": latencies}

@@ -87,7 +87,7 @@ def run(phones: int, scans: int, gap: float, web: bool, stuck: int = 0) -> tuple
         loop.start()
         client = None
         if web:
-            url = next(s.url for s in controller.sinks if getattr(s, "url", None))
+            url = controller.join_url_source()
             client = subprocess.Popen([sys.executable, "-c", PHONES, url, str(phones), str(stuck)], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, text=True)
             assert client.stdout is not None and client.stdout.readline().strip() == "ready"

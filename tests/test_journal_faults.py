@@ -280,11 +280,13 @@ def _garbage(path, wal=False):
 
 
 def test_the_screen_says_once_that_the_journal_was_moved_aside(tmp_path):
-    class Screen:
+    from companion.view.sink import NullSink
+
+    class Screen(NullSink):
         def __init__(self):
             self.notices = []
 
-        def notice(self, message, table, now):
+        def notice(self, message, view, now):
             self.notices.append(message)
 
     path = tmp_path / "journal.db"

@@ -18,6 +18,7 @@ from conftest import DATA, ROOT
 from companion.kiosk import journal as journal_module
 from companion.kiosk.controller import RETRY_SECONDS, SAVE_FAILED, Controller, status_dict
 from companion.kiosk.errors import JournalError, JournalWriteError
+from companion.view.sink import NullSink
 from companion.kiosk.journal import Journal, classify
 from companion.kiosk.lock import take
 from companion.kiosk.recovery import open_journal
@@ -240,8 +241,8 @@ def test_a_start_on_a_full_card_says_not_saving_from_the_first_render(small_disk
     journal, notices = open_journal(path)
     shown = []
 
-    class Screen:
-        def notice(self, message, table, now):
+    class Screen(NullSink):
+        def notice(self, message, view, now):
             shown.append(message)
     controller = Controller(journal, notices=notices, sinks=[Screen()])
     controller.step()  # the first render, no scan yet

@@ -23,7 +23,8 @@ from companion.screen.layout import KEY_CAP, card_tile_rect, layout_for, order_r
 from companion.screen.model import (CardView, MascotView, ScreenModel, from_race, placed_standings, replace,
                                     running_order, sample_model, sample_race, trouble)
 from companion.screen.sink import ScreenSink
-from companion.screen.table_view import from_table
+from companion.screen.table_model import from_table
+from companion.view.table_view import build
 from companion.screen.widgets import ink_on, shade
 from conftest import hotstreak
 
@@ -256,7 +257,7 @@ def test_typing_a_name_submits_a_seat_name_input_and_keeps_u_and_g_from_the_butt
             pass
     sink = ScreenSink(Display(), submit=submitted.append)
     on_key = sink.window_keys(buttons.append)
-    table = betting_table(2)
+    table = build(betting_table(2))
     sink.render(table, 0.0)
     on_key("u")                                          # no entry open: u is for the buttons
     for key in ["n", "g", "u", "s", "return"]:           # key names only, as the window gives them
@@ -314,9 +315,11 @@ def test_the_screen_words_follow_the_language_and_every_language_has_every_word(
 
 
 def test_the_last_odds_stay_up_while_the_next_ones_are_computed_within_a_phase():
-    from companion.rules.game_events import PhaseChanged
+    import dataclasses
+
     from companion.rules.phases import Phase
-    shown, answers = [], [{"gobbler": (.4, .3, .2, .1)}, None]
+    from companion.view.table_view import OddsView, odds_situation
+    shown, places = [], {"gobbler": (.4, .3, .2, .1)}
 
     class Display:
         def draw(self, model, now, extra=None):
@@ -324,18 +327,36 @@ def test_the_last_odds_stay_up_while_the_next_ones_are_computed_within_a_phase()
 
         def present(self):
             pass
-    sink = ScreenSink(Display(), odds=lambda: answers[0] if len(shown) == 0 else answers[1], frame_interval=0)
+    sink = ScreenSink(Display(), frame_interval=0)
     table = betting_table(2)
-    sink.render(table, 0.0)
-    sink.render(table, 1.0)
-    assert shown == [answers[0], answers[0]]
-    sink.events([PhaseChanged(Phase.ADDING_CARDS, 1)], table, 2.0)
-    sink.render(table, 2.0)
+    situation = odds_situation(build(table))
+    sink.render(build(table, odds=OddsView(places, situation.key, situation.cards)), 0.0)  # made for now
+    stale = build(table, odds=OddsView(places, "an earlier situation", 0))
+    sink.render(stale, 1.0)  # the next ones are being computed: the last ones stay up
+    assert shown == [places, places]
+    sink.render(dataclasses.replace(stale, phase=Phase.ADDING_CARDS), 2.0)  # not outside racing, setup, betting
     assert shown[-1] is None
 
 
+def test_a_new_phase_drops_the_odds_of_the_last_one():
+    from companion.kiosk.controller import Controller
+    from companion.kiosk.journal import Journal
+    from companion.view.table_view import OddsView, odds_situation
+    controller = Controller(Journal(":memory:"))
+    for text in ("HS-NEW", "HS-PLAYERS-2"):
+        controller.handle(text)
+    situation = odds_situation(controller.view)
+    controller.odds_ready(OddsView({"gobbler": (.4, .3, .2, .1)}, situation.key, situation.cards))
+    controller.step()
+    assert controller.view.odds_current == {"gobbler": (.4, .3, .2, .1)}
+    controller.handle("HS-GO")  # setup -> betting
+    assert controller.view.odds is None
+
+
 def test_the_screen_log_and_refusals_follow_the_language():
-    from companion.rules.table import Table
+    from companion.call import racecall
+    from companion.kiosk.controller import Controller
+    from companion.kiosk.journal import Journal
     from companion.screen.sink import ScreenSink
 
     class Display:
@@ -345,23 +366,21 @@ def test_the_screen_log_and_refusals_follow_the_language():
         def present(self):
             pass
 
-    table = Table()
-    table.apply("HS-PLAYERS-2")
     display = Display()
     sink = ScreenSink(display, language="nl")
-    from companion.rules.race import Race
-    race = Race()
-    sink.events(race.push_text("H+3"), table, 0.0)
-    assert sink.log and "Hurley" in sink.log[-1] and sink.log[-1] != "Hurley moves 3"
-    from companion.rules.errors import InvalidCodeError, RefusalMessage
-    message = RefusalMessage(InvalidCodeError("unknown code 'XYZ' (expected a card code)", code="XYZ"))
-    sink.refused("XYZ", message, table, 0.0)  # the controller's message carries the error and its reason
+    controller = Controller(Journal(":memory:"), language="nl", sinks=[sink])
+    for text in ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO"):  # to race 1, no bets
+        assert controller.handle(text).accepted
+    result = controller.handle("HS15")  # Hurley +3
+    english = racecall.call(result.events)
+    assert "Hurley" in sink.log[-1] and sink.log[-1] not in english and controller.view.call == tuple(english)
+    controller.handle("XYZ")
     assert sink.message.startswith("Onbekende code") and "'XYZ'" in sink.message
 
 
 def test_the_side_bet_question_follows_the_language():
     from companion.rules.table import Table
-    from companion.screen.table_view import from_table
+    from companion.screen.table_model import from_table
     table = Table()
     table.apply("HS-PLAYERS-2")
     table.apply("HS-S01")

@@ -312,12 +312,13 @@ def test_a_line_without_a_time_limit_waits_as_long_as_it_takes(tmp_path):
 # ----- bounded cost: fixed refusal lines, a capped cache ----------------------------------------------------------
 def test_garbage_refusals_render_a_fixed_line_not_one_per_text(tmp_path):
     from companion.call.caller import Caller
+    from companion.rules.errors import RefusedError
     from companion.voice.sink import VoiceSink
     clock = FakeClock()
     voice, audio, espeak = make_voice(tmp_path, clock, seconds=0.0)
     sink = VoiceSink(Caller("en", random.Random(0)), voice, audio)
     for k in range(300):
-        sink.refused(f"JUNK{k}", f"unknown code 'JUNK{k}' (expected HS-...)", None, clock())
+        sink.refused(RefusedError(f"unknown code 'JUNK{k}' (expected HS-...)"), None, clock())
         voice.update()
     rendered = {text for _, text in espeak.texts}
     assert len(rendered) <= 2 and not any("JUNK" in t for t in rendered)

@@ -332,20 +332,24 @@ def test_a_busy_port_leaves_the_table_without_the_page(caplog):
 
 
 def test_the_qr_address_follows_a_new_lan_address():
+    from companion.kiosk.controller import Controller
+    from companion.kiosk.journal import Journal
     from companion.web.sink import WebSink
-    from companion.rules.table import Table
-    addresses = iter(["http://127.0.0.1:8080/", "http://192.168.1.20:8080/"])
-    screen = NS(join_url=None)
+    addresses = iter(["http://127.0.0.1:8080/", "http://127.0.0.1:8080/", "http://192.168.1.20:8080/"])
     published = []
-    sink = WebSink(lambda fn, *args: published.append(args), NS(publish=None, outcome=None), entries=list,
-                   address="http://127.0.0.1:8080/", refresh=lambda: next(addresses))
-    sink.show_on([screen])
-    assert screen.join_url == "http://127.0.0.1:8080/"
-    sink.render(Table(), now=0.0)  # no network yet: same address
-    sink.render(Table(), now=5.0)  # not looked at again before 10 s
-    assert screen.join_url == "http://127.0.0.1:8080/"
-    sink.render(Table(), now=10.0)  # the Wi-Fi came up
-    assert screen.join_url == "http://192.168.1.20:8080/" and published[-1][0]["address"] == screen.join_url
+    now = [0.0]
+    sink = WebSink(lambda fn, *args: published.append(args), NS(publish=None, outcome=None))
+    controller = Controller(Journal(":memory:"), sinks=[sink], clock=lambda: now[0],
+                            join_url=lambda: next(addresses))
+    controller.step()
+    assert controller.view.join_url == "http://127.0.0.1:8080/" == published[-1][0]["address"]
+    now[0] = 5.0
+    controller.step()  # not looked at again before 10 s
+    now[0] = 10.0
+    controller.step()  # no network yet: same address
+    now[0] = 20.0
+    controller.step()  # the Wi-Fi came up
+    assert controller.view.join_url == "http://192.168.1.20:8080/" == published[-1][0]["address"]
 
 
 def test_view_of_open_bets_with_their_expected_share():

@@ -12,7 +12,27 @@ from companion.kiosk.controller import Controller
 from companion.kiosk.journal import Journal
 from companion.web.seats import load_secret
 from companion.web.server import WebServer
+from companion.view.sink import NullSink
+from companion.view.table_view import OddsView, odds_situation
 from companion.web.sink import WebSink
+
+
+class FixedOdds(NullSink):
+    """Odds that are always ``odds()``, handed to the controller for each situation as the odds sink does."""
+
+    def __init__(self, odds: Any, ready: Any):
+        self.odds, self.ready = odds, ready
+
+    def _give(self, view: Any) -> None:
+        situation = odds_situation(view)
+        if situation is not None:
+            self.ready(OddsView(self.odds(), situation.key, situation.cards))
+
+    def events(self, events: Any, view: Any, now: float) -> None:
+        self._give(view)
+
+    def reset(self, view: Any, now: float) -> None:
+        self._give(view)
 
 
 class LiveTable:
@@ -27,9 +47,10 @@ class LiveTable:
                                      limit=limit)
         self.server.start()
         self.url = self.server.url
-        self.sink = WebSink(self.server.post, self.server.hub, entries=lambda: self.controller.entries,
-                            odds=odds or (lambda: None),
-                            language=language, address=self.url, on_close=self.server.close)
+        self.sink = WebSink(self.server.post, self.server.hub, language=language, on_close=self.server.close)
+        self.controller.join_url_source = lambda: self.url
+        if odds is not None:
+            self.controller.sinks.append(FixedOdds(odds, self.controller.odds_ready))
         self.controller.sinks.extend([self.sink, *extra_sinks])
         self.stop = threading.Event()
         self.idle = threading.Event()

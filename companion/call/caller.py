@@ -178,8 +178,9 @@ class Caller:
     def table_lines(self, events: Iterable[ev.Event], table: Any) -> list[Spoken]:
         """Spoken moments for game and table events: a new game, the player count, betting and the side bet,
         whose pick it is, the race-3 double (and the ticket to double once ``HS-DOUBLE`` is scanned), adding
-        cards, the side bet's answer, payouts (who won what) and the final standings. ``table`` gives seat names
-        (``table.seat_name``) and the game state."""
+        cards, the side bet's answer, payouts (who won what) and the final standings. ``table`` is the
+        :class:`companion.view.table_view.TableView` (or anything with ``seat_name`` and ``game``): seat names
+        and the game state."""
         out: list[Spoken] = []
         game = getattr(table, "game", None)
         name = self.seat_namer(table)

@@ -26,6 +26,7 @@ from companion.rules import events as ev
 from companion.rules import game_events as gev
 from companion.rules import table as tev
 from companion.rules.errors import Reason, RefusedError
+from companion.view.sink import Undone
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 
@@ -33,7 +34,7 @@ Fields = dict[str, Any]
 
 
 def _name(m: Any) -> str:
-    return m.title  # mascot names are the same in every language
+    return str(m.title)  # mascot names are the same in every language
 
 
 def _revealed(e: ev.Revealed) -> tuple[str, Fields]:
@@ -69,13 +70,6 @@ def _settled(e: gev.Settled) -> tuple[str, Fields]:
 def _game_over(e: gev.GameOver) -> tuple[str, Fields]:
     return "game_over", dict(standings=[dict(place=s.place, seat=s.seat + 1, money=s.money, line=s.line)
                                         for s in e.standings])
-
-
-def _table_event(e: Any) -> tuple[str, Fields] | None:
-    """The kiosk's own event (``Undone``, defined by the controller above the rules), found by its name."""
-    if type(e).__name__ == "Undone":
-        return "undone", dict(text=e.text)
-    return None
 
 
 TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
@@ -117,15 +111,16 @@ TABLE: dict[type, Callable[[Any], tuple[str, Fields]]] = {
     gev.GameOver: _game_over,
     tev.NewGame: lambda e: ("new_game", {}),
     tev.PlayersSet: lambda e: ("players_set", dict(players=e.players, variant=e.variant)),
+    Undone: lambda e: ("undone", dict(text=e.text)),
 }
-"""Event type -> function giving (key, fields): race, game and table events. The kiosk's ``Undone`` is found by
-name in :func:`key_and_fields`; other events (``CardLearned``, ``SeatNamed``) have no words."""
+"""Event type -> function giving (key, fields): race, game and table events and the kiosk's ``Undone``; other
+events (``CardLearned``, ``SeatNamed``) have no words."""
 
 
 def key_and_fields(e: ev.Event) -> tuple[str, Fields] | None:
     """The phrase key and language-neutral fields of one event, or None for an event that has no words."""
     fn = TABLE.get(type(e))
-    return fn(e) if fn is not None else _table_event(e)
+    return fn(e) if fn is not None else None
 
 
 # ----- templates ----------------------------------------------------------------------------------------------
@@ -186,7 +181,7 @@ def capitalise(text: str) -> str:
 
 
 Names = Callable[[int], str]
-"""0-based seat -> the name the table knows it by (``Table.seat_name``)."""
+"""0-based seat -> the name the table knows it by (``TableView.seat_name``)."""
 
 
 def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict[str, Any]:

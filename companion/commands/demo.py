@@ -50,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
                   audio="none" if args.headless else "auto", web=web)
     stopping = kiosk.stop
     install_signal_handlers(kiosk)
-    page = next((s for s in kiosk.controller.sinks if hasattr(s, "url") and s.url), None)
-    if page is not None:  # after the handlers: a Ctrl-C or SIGTERM from here on ends the demo cleanly
-        print(f"Phone page: {page.url}", flush=True)
+    address = kiosk.controller.join_url_source
+    if address is not None:  # after the handlers: a Ctrl-C or SIGTERM from here on ends the demo cleanly
+        print(f"Phone page: {address()}", flush=True)
     scanner = kiosk.hardware.scanner
     controller = kiosk.controller
     from companion.screen.sink import ScreenSink

@@ -17,37 +17,39 @@ no longer applies on replay (an edited data file) is kept in the journal, marked
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import logging
 import queue
 import random
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from companion.kiosk import history
 from companion.kiosk.errors import JournalError, JournalReplaced
 from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.kiosk.legacy import apply_legacy
+from companion.rules.codes import parse_code
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, Reason, RefusalMessage, RefusedError
 from companion.rules.events import Event
-from companion.rules.race import Race
+from companion.rules.game_events import GameOver, PhaseChanged
 from companion.rules.track import Track
-from companion.rules.game_events import GameOver
 from companion.rules.table import NewGame, Table, realise
+from companion.view.sink import Sink, Undone
+from companion.view.status import status_dict as view_status
+from companion.view.table_view import ODDS_OFF, SEAT_WORD, InputView, Journaled, OddsView, TableView, build
 
 log = logging.getLogger(__name__)
 SAVE_FAILED = "can't save - check the SD card"
 BATCH = 32              # inputs handled per loop pass at most (the rest wait for the next pass)
 BATCH_SECONDS = 0.2     # ... and no longer than this (s), so the watchdog keeps being pinged under a flood
 RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s)
+ADDRESS_SECONDS = 10.0  # how often the phone page's address is looked at again (the Wi-Fi may come up late)
 
-
-@dataclass(frozen=True, slots=True)
-class Undone(Event):
-    """``HS-UNDO`` (or the undo button) took back the input ``text``."""
-
-    text: str
+__all__ = ["Controller", "Result", "Undone", "replay", "status_dict"]
 
 
 @dataclass
@@ -60,32 +62,14 @@ class Result:
     events: list[Event] = field(default_factory=list)
     message: str | None = None
     error: RefusedError | None = None
+    request: int | None = None
 
 
-def _refused(text: str, error: HotStreakError) -> Result:
-    """The Result of a refused input; an error that is not a refusal (none today) is one with reason other."""
+def _refused(text: str, error: HotStreakError) -> tuple[Result, RefusedError]:
+    """A refused input's Result and the RefusedError the sinks receive; an engine error that is not a refusal
+    (none today) becomes one with reason ``other``."""
     refusal = error if isinstance(error, RefusedError) else RefusedError(str(error), Reason.OTHER)
-    return Result(text, False, message=RefusalMessage(refusal), error=refusal)
-
-
-class BaseSink:
-    """A sink: something that shows or says what happens at the table; every method must return quickly.
-    This one does nothing; subclass and override what you need."""
-
-    def events(self, events: list[Event], table: Table, now: float) -> None:
-        pass
-
-    def refused(self, text: str, message: str, table: Table, now: float) -> None:
-        pass
-
-    def reset(self, table: Table, now: float) -> None:
-        pass
-
-    def render(self, table: Table, now: float) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
+    return Result(text, False, message=RefusalMessage(refusal), error=refusal), refusal
 
 
 def replay(entries: Iterable[Entry], track: Track | None = None, deck: Deck | None = None,
@@ -107,66 +91,119 @@ def replay(entries: Iterable[Entry], track: Track | None = None, deck: Deck | No
 class Controller:
     """Drives one table. ``clock`` is monotonic seconds (effects, animation); ``wall`` is epoch seconds
     (journal timestamps); ``rng`` draws the realised randomness that is stored with an input; ``variant`` is
-    the configured default variant of a new game (config ``[game] variant``)."""
+    the configured default variant of a new game (config ``[game] variant``); ``names`` the config's player
+    names by seat; ``language`` (en, nl, es) of the race call lines and the form line.
+
+    ``sinks`` are called in order; ``lights`` (the LED strip's sink) is called first and drawn at once after
+    every accepted input, before the other sinks do their work. ``join_url()`` gives the phone page's address
+    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
-                 sinks: Iterable[Any] = (), clock: Callable[[], float] = time.monotonic,
+                 sinks: Iterable[Sink] = (), lights: Sink | None = None,
+                 clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
                  on_tick: Callable[[float], None] | None = None, variant: str = "standard",
                  notices: Iterable[str] = (), batch: int = BATCH, names: Iterable[str] = (),
-                 language: str = "en"):
+                 language: str = "en", join_url: Callable[[], str | None] | None = None):
         self.journal = journal
         self.names = tuple(names)  # the config's player names by seat, until names are typed
-        self.language = language   # of the form line
+        self.language = language   # of the form line and the race call
         self.track = track
         self.deck = deck
-        self.sinks = list(sinks)
+        self.lights = lights
+        self.sinks: list[Sink] = list(sinks)
         self.clock = clock
         self.wall = wall
         self.rng = rng or random.Random()
         self.on_tick = on_tick
         self.variant = variant  # the configured default variant, stored with each new game's player count
-        self.inputs: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.inputs: queue.Queue[tuple[str, str, int]] = queue.Queue()
         self.batch = batch
         self.notices = list(notices)  # shown once on the screen at the next render
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
         self._rescued: str | None = None  # what the last rescue of a deleted or replaced journal did
+        self._requests = itertools.count(1)
+        self._request_lock = threading.Lock()
+        self._odds: OddsView | None = None  # the newest odds known in this phase
+        self._odds_in: queue.SimpleQueue[OddsView] = queue.SimpleQueue()
+        self.join_url_source = join_url
+        self.join_url: str | None = None
+        self._address_at = 0.0
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
         self._recorded: int | None = None  # first input id of the game last summarised at its end
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
-        self.table = self._load(report=True)
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
+        self._seat_word, self._printed, self._local = _words(language)
+        from companion.call.announcer import Announcer
+        self._announcer = Announcer(language, random.Random(0))  # the phone page's varied race call
+        self.table = self._load(report=True)
         self._refresh_history()
+        self.view = self._view()
         self.summarising = True  # older games without a summary are summarised one per idle loop pass
 
-    # ----- inputs -------------------------------------------------------------------------------------
-    def submit(self, text: str, source: str = "scan") -> None:
-        """Queue an input from any thread (scanner, buttons, keyboard, script)."""
-        self.inputs.put((source, text))
+    # ----- the view -----------------------------------------------------------------------------------
+    def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
+        """The TableView of the table now, with the race call lines of ``events`` computed once here."""
+        journaled = tuple(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
+                          for e in self.entries)
+        view = build(self.table, names=self.names, seat_word=self._seat_word, odds=self._odds,
+                     join_url=self.join_url, input=input, form=self.form, journaled=journaled)
+        if events:
+            printed = tuple(self._printed(events, view.seat_name))
+            local = printed if self._local is None else tuple(self._local(events, view.seat_name))
+            announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
+            view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
+        return view
 
-    def handle(self, text: str, source: str = "scan") -> Result:
+    def odds_ready(self, odds: OddsView) -> None:
+        """New odds from the odds worker (any thread): in the view at the next loop pass."""
+        self._odds_in.put(odds)
+
+    # ----- inputs -------------------------------------------------------------------------------------
+    def submit(self, text: str, source: str = "scan") -> int:
+        """Queue an input from any thread (scanner, buttons, keyboard, web, script); returns its request id,
+        which the sinks see again in ``view.input.request`` when it is handled."""
+        with self._request_lock:
+            request = next(self._requests)
+        self.inputs.put((source, text, request))
+        return request
+
+    def handle(self, text: str, source: str = "scan", request: int | None = None) -> Result:
         """Journal and apply one input now; returns what became of it. Never raises for bad input."""
         now = self.clock()
         text = text.strip()
         if text.upper() == UNDO:
-            result = self._undo(source, now)
+            result, error = self._undo(source, now)
         else:
-            result = self._apply(text, source, now)
+            result, error = self._apply(text, source, now)
+        result.request = request
+        seen = InputView(text, source, request, result.accepted)
         if result.accepted:
-            self._each("events", result.events, self.table, now)
+            if any(isinstance(e, PhaseChanged) for e in result.events):
+                self._odds = None  # odds of the phase left behind are not shown in the next one
+            self.view = self._view(result.events, seen)
+            if self.lights is not None:  # the LED frame first: a player looks at the strip after a scan
+                self._call(self.lights, "events", self.lights.events, result.events, self.view, now)
+                self._call(self.lights, "render", self.lights.render, self.view, now)
+            for sink in list(self.sinks):
+                self._call(sink, "events", sink.events, result.events, self.view, now)
         else:
             # debug only: the sinks show, say and print every refusal (ConsoleSink on stdout); an INFO line
             # here printed each one a second time on the terminal and in the systemd journal
             log.debug("refused %r: %s", text, result.message)
-            self._each("refused", text, result.message or "", self.table, now)
+            self.view = dataclasses.replace(self.view, input=seen, call=(), lines=(), announced=())
+            assert error is not None
+            for sink in self._all():
+                self._call(sink, "refused", sink.refused, error, self.view, now)
         return result
 
-    def _apply(self, text: str, source: str, now: float) -> Result:
+    def _apply(self, text: str, source: str, now: float) -> tuple[Result, RefusedError | None]:
         chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
-        data = realise(text, self.rng, chosen.value if chosen is not None else self.variant)
         try:
-            events = self.table.apply(text, data)
+            code = parse_code(text)  # parsed once: the realised data and the table share it
+            data = realise(text, self.rng, chosen.value if chosen is not None else self.variant, code=code)
+            events = self.table.apply(text, data, code=code)
         except HotStreakError as exc:
             return _refused(text, exc)
         over = any(isinstance(e, GameOver) for e in events)
@@ -186,9 +223,9 @@ class Controller:
         if over:  # its summary was stored with the input (history shows it even after a kill right now)
             self._recorded = self.entries[0].id
             self._refresh_history()
-        return Result(text, True, events)
+        return Result(text, True, events), None
 
-    def _undo(self, source: str, now: float) -> Result:
+    def _undo(self, source: str, now: float) -> tuple[Result, RefusedError | None]:
         try:
             target = self._saving(lambda: self.journal.undo(source, self.wall()))
         except JournalError as exc:
@@ -199,8 +236,13 @@ class Controller:
         self._saved(now)
         self.table = self._load()
         self._refresh_history()
-        self._each("reset", self.table, now)
-        return Result(UNDO, True, [Undone(target.text)])
+        self._reset(now)
+        return Result(UNDO, True, [Undone(target.text)]), None
+
+    def _reset(self, now: float) -> None:
+        self.view = self._view()
+        for sink in self._all():
+            self._call(sink, "reset", sink.reset, self.view, now)
 
     def _replay(self, entries: list[Entry]) -> Table:
         skipped: dict[int, str] = {}
@@ -245,6 +287,8 @@ class Controller:
             if history.backfill(self.journal, self.track, self.deck, limit=1) == 0:
                 self.summarising = False
                 self._refresh_history()
+                if self.form != self.view.form:
+                    self.view = dataclasses.replace(self.view, form=self.form)
         except JournalError as exc:
             if self.problem is None:
                 log.warning("older games not summarised (%s)", exc)
@@ -297,7 +341,7 @@ class Controller:
             if self.journal.readonly:
                 self.journal.reopen()
                 self.table = self._load(report=True)
-                self._each("reset", self.table, now)
+                self._reset(now)
             else:
                 self._saving(self.journal.probe)
         except JournalError as exc:
@@ -308,16 +352,17 @@ class Controller:
     # ----- the loop -----------------------------------------------------------------------------------
     def step(self, timeout: float = 0.0) -> list[Result]:
         """Handle queued inputs (waiting up to ``timeout`` s for the first), at most ``batch`` of them and for at
-        most BATCH_SECONDS, then retry a journal in trouble, show notices and render the sinks."""
+        most BATCH_SECONDS, then retry a journal in trouble, take in new odds and the page's address, show
+        notices and render the sinks."""
         results = []
         try:
-            source, text = self.inputs.get(timeout=timeout) if timeout > 0 else self.inputs.get_nowait()
+            source, text, request = self.inputs.get(timeout=timeout) if timeout > 0 else self.inputs.get_nowait()
             budget = time.monotonic() + BATCH_SECONDS
             while True:
-                results.append(self.handle(text, source))
+                results.append(self.handle(text, source, request))
                 if len(results) >= self.batch or time.monotonic() > budget:
                     break
-                source, text = self.inputs.get_nowait()
+                source, text, request = self.inputs.get_nowait()
         except queue.Empty:
             pass
         now = self.clock()
@@ -325,73 +370,76 @@ class Controller:
             self._retry(now)
         elif not results and self.summarising:
             self._summarise_one()
+        self._take_odds()
+        self._look_up_address(now)
         while self.notices:
             notice = self.notices.pop(0)
-            for sink in list(self.sinks):
-                if hasattr(sink, "notice"):
-                    self._call(sink, "notice", notice, self.table, now)
-        self._each("render", self.table, now)
+            for sink in self._all():
+                self._call(sink, "notice", sink.notice, notice, self.view, now)
+        for sink in self._all():
+            self._call(sink, "render", sink.render, self.view, now)
         if self.on_tick:
             self.on_tick(now)
         return results
 
+    def _take_odds(self) -> None:
+        newest = None
+        while True:
+            try:
+                newest = self._odds_in.get_nowait()
+            except queue.Empty:
+                break
+        if newest is not None:
+            self._odds = newest
+            self.view = self.view.with_odds(None if self.view.phase in ODDS_OFF else newest)
+
+    def _look_up_address(self, now: float) -> None:
+        if self.join_url_source is None or now < self._address_at:
+            return
+        self._address_at = now + ADDRESS_SECONDS
+        try:
+            url = self.join_url_source()
+        except Exception:  # noqa: BLE001 - no address: the page is still served, the QR code waits
+            log.exception("the phone page's address could not be read")
+            return
+        if url != self.join_url:
+            self.join_url = url
+            self.view = dataclasses.replace(self.view, join_url=url)
+
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
-        self._each("reset", self.table, self.clock())
+        self._reset(self.clock())
 
     def close(self) -> None:
-        self._each("close")
+        for sink in self._all():
+            self._call(sink, "close", sink.close)
 
-    def _each(self, method: str, *args: Any) -> None:
-        """Call a method on every sink; a failing sink is logged and the rest carry on (degrade, don't die)."""
-        for sink in list(self.sinks):
-            self._call(sink, method, *args)
+    def _all(self) -> list[Sink]:
+        """Every sink, the lights first."""
+        return ([self.lights] if self.lights is not None else []) + list(self.sinks)
 
     @staticmethod
-    def _call(sink: Any, method: str, *args: Any) -> None:
+    def _call(sink: Sink, what: str, method: Callable[..., None], *args: Any) -> None:
+        """One call of one sink; a failing sink is logged and the rest carry on (degrade, don't die)."""
         try:
-            getattr(sink, method)(*args)
+            method(*args)
         except Exception:  # noqa: BLE001 - a broken display or voice must not stop the race
-            log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, method)
+            log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, what)
+
+
+def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]] | None]:
+    """The unnamed seat's name, the printed race call (English) and, for another language, its lines."""
+    from companion.call import racecall, words
+    if language == "en":
+        return SEAT_WORD, racecall.call, None
+    seat_word = str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
+
+    def local(events: Sequence[Event], names: Callable[[int], str]) -> list[str]:
+        return words.lines(events, language, names)
+    return seat_word, racecall.call, local
 
 
 # ----- status --------------------------------------------------------------------------------------
 def status_dict(table: Table) -> dict[str, Any]:
-    """The ``hotstreak status --json`` object (DESIGN.md): phase, race, players, pass, revealed, mascots,
-    placings, money; ``variant`` ("standard"/"open", or the one chosen for the next game, or None);
-    ``side_bet`` {card id, code HS-Snn, question, answer None|bool, scanned: confirmed by a scan (False: the
-    kiosk's assumed next card)}; ``seats`` [{name, money, tickets [{ticket, side, double}], double: the
-    doubled ticket id (open variant: "mascot"/"side"), bet: the open-variant bet or None}]."""
-    game = table.game
-    # the race being run (or just finished, at payouts); before a race the mascots stand on a fresh start
-    race = game.race if game is not None and table.phase in ("racing", "payouts") else None
-    shown = race or Race(table.track, table.deck)
-    side_bet: dict[str, Any] = {"card": None, "code": None, "question": None, "answer": None, "scanned": False}
-    seats: list[dict[str, Any]] = []
-    variant = table.variant_choice.value if table.variant_choice is not None else None
-    if game is not None:
-        variant = game.variant.value
-        card = game.stack.card()
-        if card is not None:
-            side_bet = {"card": card.id, "code": card.code, "question": card.question,
-                        "answer": game.side_bet_answer, "scanned": game.stack.scanned}
-        for s, money in enumerate(game.money):
-            bets = game.tickets.get(s, [])
-            open_bet = game.book.seat(s) if game.book.tracked else None
-            double = next((b.ticket.id for b in bets if b.double), None)
-            seats.append({"name": table.seat_name(s), "money": money, "tickets": [b.to_dict() for b in bets],
-                          "double": open_bet.double if open_bet is not None else double,
-                          "bet": open_bet.to_dict() if open_bet is not None else None})
-    return {
-        "phase": table.phase,
-        "race": getattr(game, "race_no", 0) if game is not None else 0,
-        "players": getattr(game, "players", 0) if game is not None else 0,
-        "pass": race.pass_no if race else 0,
-        "revealed": race.revealed if race else 0,
-        "mascots": {s.mascot.value: s.to_dict() for s in shown.state.mascots},
-        "placings": {m.value: p for m, p in shown.outcome.placings.items()},
-        "money": list(getattr(game, "money", [])) if game is not None else [],
-        "variant": variant,
-        "side_bet": side_bet,
-        "seats": seats,
-    }
+    """The ``hotstreak status --json`` object of ``table`` (:func:`companion.view.status.status_dict`)."""
+    return view_status(build(table, names=table.default_names))

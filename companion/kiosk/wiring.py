@@ -26,6 +26,7 @@ from companion.kiosk.status import StallSink, StatusSink, status_line
 from companion.lights.sink import LightsSink
 from companion.odds.sink import OddsSink
 from companion.screen.sink import ScreenSink
+from companion.view.sink import Sink
 from companion.voice.sink import VoiceSink
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Kiosk:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
         self.hardware.start()
         self.controller.resume()
-        self.notifier.ready(status_line(self.controller.table, self.hardware.status()))
+        self.notifier.ready(status_line(self.controller.view, self.hardware.status()))
         try:
             while not self.stop.is_set():
                 self.controller.step(timeout=frame_interval)
@@ -70,7 +71,7 @@ class Kiosk:
 def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None = None, script: str | Path | None = None,
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
-          extra_sinks: list[Any] | None = None, clock: Callable[[], float] = time.monotonic,
+          extra_sinks: list[Sink] | None = None, clock: Callable[[], float] = time.monotonic,
           rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
     with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
@@ -131,25 +132,24 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     for part, why in hw.degraded.items():
         log.warning("%s is not working (%s); the table goes on without it", part, why)
     use_colours({m.value: rgb for m, rgb in cfg.colours.items()})  # the screen draws the LEDs' colours
-    sinks: list[Any] = [LightsSink(hw.leds, lane_map, cfg.colours, track), StatusSink(notifier, status)]
+    controller.lights = LightsSink(hw.leds, lane_map, cfg.colours, track)  # drawn first after each input
+    sinks: list[Sink] = [StatusSink(notifier, status)]
     if console is not None:
         sinks.append(ConsoleSink(console))
     from companion.web.start import start_web, wanted
     serve_web = wanted(cfg, chosen, web) is not None  # raises ValueError naming a bad --web
-    odds = OddsSink() if display != "none" or serve_web else None
-    if odds is not None:
-        sinks.append(odds)
+    if display != "none" or serve_web:  # its results go back to the controller, into the next view
+        sinks.append(OddsSink(on_odds=controller.odds_ready))
     stop = threading.Event()
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
-        sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, odds, stop,
+        sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, stop,
                                    status=status, notes=notes, display_timeout=display_timeout,
-                                   form=lambda: controller.form,
                                    submit=lambda text: controller.submit(text, "keyboard"))
-    page = start_web(cfg, chosen, web, controller, db, odds.current if odds is not None else (lambda: None)) \
-        if serve_web else None
-    if page is not None:  # the phone page, and its address as a QR code on the screen
-        sinks.append(page)
-        page.show_on([sink for sink in sinks if isinstance(sink, ScreenSink)])
+    page = start_web(cfg, chosen, web, controller.submit, db) if serve_web else None
+    if page is not None:  # the phone page, and its address (a QR code on the screen) in the view
+        sink, address = page
+        sinks.append(sink)
+        controller.join_url_source = address
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
@@ -158,10 +158,9 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
 
 
 def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], odds: Any, stop: threading.Event, *,
+                      clock: Callable[[], float], stop: threading.Event, *,
                       status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
                       display_timeout: float = DISPLAY_TIMEOUT,
-                      form: Callable[[], str | None] = lambda: None,
                       submit: Callable[[str], Any] | None = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
     press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
@@ -192,9 +191,7 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
                 screen = Screen(device.surface, display=device)
                 sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
-                                  leds=preview, lane_map=lane_map,
-                                  odds=odds.current if odds is not None else (lambda: None),
-                                  names=cfg.names, submit=submit, language=cfg.language, form=form)
+                                  leds=preview, lane_map=lane_map, submit=submit, language=cfg.language)
                 if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
                     device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
                 sinks.append(sink)

@@ -19,11 +19,11 @@ import logging
 import multiprocessing
 import os
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from companion.kiosk.controller import BaseSink
 from companion.rules.events import Event
-from companion.rules.table import Table
+from companion.view.sink import NullSink
+from companion.view.table_view import OddsView, TableView, odds_situation
 
 log = logging.getLogger(__name__)
 
@@ -139,27 +139,31 @@ class OddsProcess:
             proc.join(2.0)
 
 
-class OddsSink(BaseSink):
+class OddsSink(NullSink):
     """Recomputes the live odds after each change, in the background, without delaying the race call.
 
     Only the newest request is computed (older ones are dropped); results are cached by the request key.
     Before race 1 the known cards are the face-up cards scanned in setup, counted as each is scanned; before
     races 2 and 3 the deck is treated as unknown (cards were dealt out and added face down); during a race the
     revealed cards count too. The seed is :func:`stable_seed` of the key, so the same situation shows the same
-    odds after a restart. ``current()`` gives ``{mascot: (p1, p2, p3, p4)}`` for the screen, or None.
+    odds after a restart. Each result goes to ``on_odds(OddsView)`` (called from the odds thread: the
+    controller's thread-safe :meth:`companion.kiosk.controller.Controller.odds_ready`), which puts it in the next
+    TableView; ``current()`` gives ``{mascot: (p1, p2, p3, p4)}`` for the situation last asked, or None.
     ``estimate`` replaces the estimator (run in the thread; for tests); by default it runs in an
     :class:`OddsProcess`.
     """
 
-    def __init__(self, samples: int = SAMPLES, estimate: Callable[..., Any] | None = None):
+    def __init__(self, samples: int = SAMPLES, estimate: Callable[..., Any] | None = None,
+                 on_odds: Callable[[OddsView], None] = lambda odds: None):
         self._process: OddsProcess | None = None
         if estimate is None:
             self._process = OddsProcess()
             estimate = self._process
         self.estimate = estimate
         self.samples = samples
+        self.on_odds = on_odds
         self._cache: dict[str, Any] = {}
-        self._want: tuple | None = None
+        self._want: tuple[Any, ...] | None = None
         self._key: str | None = None
         self._cv = threading.Condition()
         self._stop = False
@@ -167,34 +171,31 @@ class OddsSink(BaseSink):
         self._thread = threading.Thread(target=self._work, name="odds", daemon=True)
         self._thread.start()
 
-    def _request(self, table: Table) -> None:
-        game = table.game
-        if game is None or table.phase in ("payouts", "game-over", "new-game"):
+    def _request(self, view: TableView) -> None:
+        situation = odds_situation(view)
+        if situation is None:
             with self._cv:
                 self._want, self._key = None, None
             return
-        race = game.race if table.phase == "racing" else None
-        # race 1: the face-up cards, as they are scanned in setup (known_cards) and as confirmed by GO
-        # (face_up); the race itself tells the estimator every card revealed so far. Before races 2-3 cards
-        # were dealt out and added face down: an unknown deck.
-        if game.race_no != 1:
-            known = []
-        elif table.phase == "setup":
-            known = list(game.known_cards)
-        else:
-            known = list(game.face_up)
-        key = f"{game.players}|{game.race_no}|{','.join(sorted(known))}|{race.position() if race else 'start'}"
+        key = situation.key
         with self._cv:
             self._key = key
-            if key not in self._cache:
-                self._want = (key, known, game.players, race.copy() if race is not None else None)
+            cached = self._cache.get(key)
+            if cached is None:  # a copy: the worker's own, whatever the other sinks do with the view
+                race = situation.race.copy() if situation.race is not None else None
+                self._want = (key, list(situation.known), situation.players, race, situation.cards)
                 self._cv.notify()
+        if cached is not None:
+            self._give(key, cached, situation.cards)
 
-    def events(self, events: list[Event], table: Table, now: float) -> None:
-        self._request(table)
+    def _give(self, key: str, odds: Any, cards: int) -> None:
+        self.on_odds(OddsView({m.value: tuple(p) for m, p in odds.places.items()}, key, cards))
 
-    def reset(self, table: Table, now: float) -> None:
-        self._request(table)
+    def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
+        self._request(view)
+
+    def reset(self, view: TableView, now: float) -> None:
+        self._request(view)
 
     def current(self) -> dict[str, tuple[float, ...]] | None:
         with self._cv:
@@ -211,7 +212,7 @@ class OddsSink(BaseSink):
                     self._cv.wait()
                 if self._stop:
                     return
-                key, known, players, race = self._want
+                key, known, players, race, cards = self._want
                 self._want = None
             try:
                 odds = self._estimate(known, players, race, stable_seed(key))
@@ -226,6 +227,10 @@ class OddsSink(BaseSink):
                 self._cache[key] = odds
                 if len(self._cache) > 500:
                     self._cache.pop(next(iter(self._cache)))
+            try:
+                self._give(key, odds, cards)
+            except Exception:  # noqa: BLE001 - a closed kiosk; the odds stay in the cache
+                log.exception("odds not handed over")
 
     def _estimate(self, known: list[str], players: int, race: Any, seed: int) -> Any:
         try:

@@ -48,7 +48,7 @@ from companion.rules.phases import Phase, Variant
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.setup import GameRules, SetupFigures, default_game_rules, load_game_rules, setup_figures
 from companion.rules.sidebet_stack import SideBetStack
-from companion.rules.sidebets import SideBets, SideBetTracker, load_side_bets
+from companion.rules.sidebets import SideBets, SideBetTracker, cached_side_bets
 from companion.rules.track import Track
 
 __all__ = ["Game", "Phase", "RefusedError", "SetupFigures", "Variant", "setup_figures"]
@@ -63,7 +63,7 @@ def _default_tickets() -> TicketTable:
 
 @functools.lru_cache(maxsize=None)
 def _default_side_bets() -> SideBets:
-    return load_side_bets()
+    return cached_side_bets()
 
 
 def _text(code: object) -> str:

@@ -9,9 +9,12 @@ from __future__ import annotations
 import enum
 
 
-class Phase(enum.Enum):
-    """Where a game is: setup, then per race betting, adding cards, racing, payouts; then game over."""
+class Phase(enum.StrEnum):
+    """Where a table is: a new game waiting for its player count (``NEW_GAME``, the table's phase before a
+    game exists), then setup, per race betting, adding cards, racing, payouts; then game over. A ``str`` enum:
+    ``Phase.RACING == "racing"`` and ``.value`` is the text used in ``status --json`` and the phone page."""
 
+    NEW_GAME = "new-game"
     SETUP = "setup"
     BETTING = "betting"
     ADDING_CARDS = "adding-cards"

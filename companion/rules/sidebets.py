@@ -23,6 +23,8 @@ loaded by :func:`load_side_bets`.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -185,6 +187,13 @@ class SideBets:
                 return card
         raise UnknownSideBetError(f"unknown side bet {card_id!r} (expected one of: {', '.join(self.ids)})",
                                   card_id=card_id)
+
+
+@functools.lru_cache(maxsize=8)
+def cached_side_bets(path: str | None = None) -> SideBets:
+    """:func:`load_side_bets` read once per file (``path`` None: the packaged file); a player-count scan reads
+    the side bet cards from here, not from disk. Raises DataFileError as load_side_bets does."""
+    return load_side_bets(path)
 
 
 def load_side_bets(path: str | Path | None = None) -> SideBets:

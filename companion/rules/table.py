@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
-from companion.rules.phases import Variant
+from companion.rules.phases import Phase, Variant
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, Reason, RefusedError
 from companion.rules.events import Event
-from companion.rules.race import Race
 from companion.rules.track import Track
 
 if TYPE_CHECKING:
@@ -57,26 +56,29 @@ class SeatNamed(Event):
     name: str
 
 
-NEW_GAME = "new-game"
+NEW_GAME = Phase.NEW_GAME
+SEAT_WORD = "Seat {n}"
 STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open variant is the only one
 
 
 def side_bet_count() -> int:
-    from companion.rules.sidebets import load_side_bets
-    return len(load_side_bets())
+    from companion.rules.sidebets import cached_side_bets
+    return len(cached_side_bets())
 
 
-def realise(text: str, rng: random.Random, variant: str = "standard") -> dict[str, Any]:
+def realise(text: str, rng: random.Random, variant: str = "standard", *, code: object = None) -> dict[str, Any]:
     """Draw the randomness an input needs, to be stored with it in the journal (never re-drawn on replay).
 
     A player-count code gets the shuffled order of the side bet cards for the new game and ``variant``: the
     variant chosen with HS-OPEN/HS-STANDARD before it, else the configured default ("standard" or "open"), so
-    a replay that starts at the player count gives the same game.
+    a replay that starts at the player count gives the same game. ``code`` is ``text`` already parsed
+    (``companion.rules.codes.parse_code``), to parse a scan once.
     """
-    try:
-        code = parse_code(text)
-    except HotStreakError:
-        return {}
+    if code is None:
+        try:
+            code = parse_code(text)
+        except HotStreakError:
+            return {}
     if isinstance(code, Control) and code.action == "players":
         order = list(range(side_bet_count()))
         rng.shuffle(order)
@@ -97,12 +99,15 @@ class Table:
         self._start_data: dict[str, Any] = {}
 
     @property
-    def phase(self) -> str:
-        """``new-game`` until a player count is scanned, then the game's phase value."""
-        return NEW_GAME if self.game is None else self.game.phase.value
+    def phase(self) -> Phase:
+        """``Phase.NEW_GAME`` until a player count is scanned, then the game's phase."""
+        return Phase.NEW_GAME if self.game is None else self.game.phase
 
-    def apply(self, text: str, data: dict[str, Any] | None = None) -> list[Event]:
-        code = parse_code(text)
+    def apply(self, text: str, data: dict[str, Any] | None = None, *, code: object = None) -> list[Event]:
+        """Apply one input (``code``: ``text`` already parsed by ``parse_code``, else it is parsed here) and
+        return its events. Raises a HotStreakError naming the bad input; then nothing changed."""
+        if code is None:
+            code = parse_code(text)
         if isinstance(code, Control):
             if code.action == "undo":
                 raise RefusedError("HS-UNDO is handled by the journal, not the table", Reason.WRONG_TIME,
@@ -135,13 +140,10 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         """The name of 0-based ``seat``: typed at the table, else ``default_names[seat]``, else "Seat N"
-        (1-based)."""
-        names = self.game.names if self.game is not None else {}
-        default = self.default_names[seat].strip() if seat < len(self.default_names) else ""
-        return names.get(seat) or default or f"Seat {seat + 1}"
+        (1-based; :func:`seat_name`)."""
+        return seat_name(seat, self.game.names if self.game is not None else {}, self.default_names)[0]
 
     def _just_begun(self) -> bool:
-        from companion.rules.game import Phase
         game = self.game
         return game is not None and game.phase is Phase.SETUP and not game.known_cards and not game.stack.scanned
 
@@ -179,8 +181,8 @@ class Table:
         order = data.get("side_bet_order")
         ids = None
         if order is not None:
-            from companion.rules.sidebets import load_side_bets
-            cards = list(load_side_bets())
+            from companion.rules.sidebets import cached_side_bets
+            cards = list(cached_side_bets())
             ids = [cards[i].id for i in order]
         try:
             return Game(players, variant, track=self.track, deck=self.deck, side_bet_order=ids)
@@ -189,8 +191,12 @@ class Table:
                                code=f"HS-PLAYERS-{players}", players=players) from None
 
 
-def shown_race(table: Table) -> Race | None:
-    """The race the lights and screen show: the current one, or the finished one during payouts."""
-    game = table.game
-    return getattr(game, "race", None) if game is not None else None
-
+def seat_name(seat: int, typed: Mapping[int, str], names: Sequence[str],
+              seat_word: str = SEAT_WORD) -> tuple[str, bool]:
+    """The one resolution of a seat's name: 0-based ``seat`` -> ``(name, named)``: ``typed[seat]`` (typed at the
+    table), else ``names[seat]`` (the config's, stripped), else ``seat_word`` with ``{n}`` the 1-based seat
+    (``named`` False)."""
+    given = typed.get(seat) or (names[seat].strip() if seat < len(names) else "")
+    if given:
+        return given, True
+    return seat_word.format(n=seat + 1), False

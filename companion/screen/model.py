@@ -7,8 +7,8 @@ a controller fills only what its phase knows::
     model = ScreenModel(screen="betting", race_no=2, whose_pick="Ann", side_bet="Will any mascot fall twice?")
 
 :func:`from_race` fills the race part (mascots, folds, track, pass, podium, the last card and what it moved,
-the fold moment) from a ``companion.rules.Race``; :func:`companion.screen.table_view.from_table` fills a whole
-table; :func:`running_order` ranks the mascots; :func:`sample_model` gives a sample state per screen.
+the fold moment) from a ``companion.rules.Race``; :func:`companion.screen.table_model.from_view` fills a whole
+table from its view; :func:`running_order` ranks the mascots; :func:`sample_model` gives a sample state per screen.
 """
 
 from __future__ import annotations
@@ -316,8 +316,19 @@ def replace(model: ScreenModel, **changes) -> ScreenModel:
     return dataclasses.replace(model, **changes)
 
 
-from companion.screen.samples import SAMPLE_CARDS, sample_model, sample_race  # noqa: E402  (samples use the above)
-from companion.screen.table_view import from_table, seat_name, ticket_text  # noqa: E402
+_ELSEWHERE = {"SAMPLE_CARDS": "companion.screen.samples", "sample_model": "companion.screen.samples",
+              "sample_race": "companion.screen.samples", "from_table": "companion.screen.table_model",
+              "seat_name": "companion.screen.table_model", "ticket_text": "companion.screen.table_model"}
+
+
+def __getattr__(name: str) -> object:
+    """The samples and the table's model, still reachable from here, imported only when asked for (they
+    import this module; this one never imports them)."""
+    if name in _ELSEWHERE:
+        import importlib
+        return getattr(importlib.import_module(_ELSEWHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["CardView", "FoldView", "MascotView", "MoveView", "OrderRow", "SCREENS", "SAMPLE_CARDS", "ScreenModel",
            "SeatView", "StackView", "StandingView", "TrackView", "from_race", "from_table", "placed_standings",

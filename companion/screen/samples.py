@@ -74,7 +74,7 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
     from companion.call import racecall
-    from companion.screen.table_view import from_table
+    from companion.screen.table_model import from_table
     if screen == "attract":
         return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
                            form=SAMPLE_FORM)

@@ -5,80 +5,72 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from companion.call import racecall, words
-from companion.kiosk.controller import BaseSink
+from companion.call import words
+from companion.rules.errors import RefusedError
 from companion.rules.events import Event
-from companion.rules.table import Table
+from companion.rules.game_events import PhaseChanged, Settled
+from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
 from companion.screen.words import say
+from companion.view.sink import NullSink
+from companion.view.table_view import TableView
+
+STALE_ODDS = (Phase.RACING, Phase.SETUP, Phase.BETTING)
+"""Where the last odds stay on screen while the next ones are computed."""
 
 
-class ScreenSink(BaseSink):
-    """Draws the table on the display (``hardware.display``) once per render, with the running race call,
-    refusal messages for a few seconds, odds from ``odds()`` and device status from ``status()``.
+class ScreenSink(NullSink):
+    """Draws the table's view on the display (``hardware.display``) once per render, with the running race call
+    (the view's ``lines``), refusal messages for a few seconds, the view's odds, the phone page's QR code and
+    device status from ``status()``.
 
-    ``names`` are the config's default player names by seat; ``language`` (en, nl, es) the screen's words.
-    ``submit(text)`` takes an input typed in the window (``HS-NAME-<seat>:<name>``).
+    ``language`` (en, nl, es) is the screen's words. ``submit(text)`` takes an input typed in the window
+    (``HS-NAME-<seat>:<name>``).
     """
 
-    def __init__(self, display: Any, *, odds: Callable[[], Any] = lambda: None,
-                 status: Callable[[], tuple[str, ...]] = tuple, frame_interval: float = 1 / 30, keep_log: int = 60,
-                 leds: Any = None, lane_map: Any = None, names: Sequence[str] = (),
-                 submit: Callable[[str], Any] | None = None, language: str = "en", form: Callable[[], str | None] = lambda: None):
+    def __init__(self, display: Any, *, status: Callable[[], tuple[str, ...]] = tuple,
+                 frame_interval: float = 1 / 30, keep_log: int = 60, leds: Any = None, lane_map: Any = None,
+                 submit: Callable[[str], Any] | None = None, language: str = "en"):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
-        self.odds = odds
         self.status = status
-        self.form = form  # a line of mascot form for the attract and setup screens
         self.frame_interval = frame_interval
         self.log: list[str] = []
         self.keep_log = keep_log
         self.message: str | None = None
         self.message_at = 0.0
         self.money_before: dict[int, int] = {}
-        self.names = tuple(names)
         self.submit = submit
         self.language = language
         self.entry = NameEntry()
-        self._odds: Any = None   # the last odds known in this phase, shown while the next ones are computed
         self._seats = 0
-        self.join_url: str | None = None  # the phone page's address (companion.web), shown as a QR code
         self._next = 0.0
 
-    def events(self, events: list[Event], table: Table, now: float) -> None:
-        from companion.rules.game_events import PhaseChanged, Settled
+    def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
             if isinstance(e, Settled):
                 self.money_before[e.seat] = e.before
-            elif isinstance(e, PhaseChanged):
-                self._odds = None
-                if e.phase.value == "racing":
-                    self.log.clear()
-                    self.money_before.clear()
-        names = self._seat_names(table)
-        self.log.extend(racecall.call(events, names) if self.language == "en"
-                        else words.lines(events, self.language, names))
+            elif isinstance(e, PhaseChanged) and e.phase is Phase.RACING:
+                self.log.clear()
+                self.money_before.clear()
+        self.log.extend(view.lines)
         del self.log[:-self.keep_log]
         self._next = 0.0  # draw the change at once
 
-    def _seat_names(self, table: Table) -> words.Names:
-        """0-based seat -> the name the screen shows (typed, else the config's, else "Seat N" in its language)."""
-        from companion.screen.table_view import seat_name
-        return lambda seat: seat_name(seat, table, self.names, self.language)
-
-    def refused(self, text: str, message: str, table: Table, now: float) -> None:
+    def refused(self, error: RefusedError, view: TableView, now: float) -> None:
+        message = str(error)
         if self.language != "en":  # the reason in the table's language, then the engine's whole sentence
-            message = f"{words.refusal(message, self.language)} ({message})"
+            message = f"{words.refusal_line(error, self.language)} ({message})"
         self.message, self.message_at = message, now
         self._next = 0.0
 
-    def notice(self, message: str, table: Table, now: float) -> None:
+    def notice(self, message: str, view: TableView, now: float) -> None:
         """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
         self.message, self.message_at = message, now
         self._next = 0.0
 
-    def reset(self, table: Table, now: float) -> None:
+    def reset(self, view: TableView, now: float) -> None:
         self.log.append(say(self.language, "undo"))
         self._next = 0.0
 
@@ -103,22 +95,19 @@ class ScreenSink(BaseSink):
                 buttons(name)
         return on_key
 
-    def render(self, table: Table, now: float) -> None:
-        self._seats = table.game.players if table.game is not None else 0
+    def render(self, view: TableView, now: float) -> None:
+        self._seats = view.players
         if now < self._next:
             return
         self._next = now + self.frame_interval
-        from companion.screen.model import from_table
-        odds = self.odds()
-        if odds is not None or table.phase not in ("racing", "setup", "betting"):
-            self._odds = odds
-        model = from_table(table, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                           odds=self._odds, status=self.status(), money_before=self.money_before,
-                           names=self.names, name_entry=self.entry.view(), language=self.language,
-                           form=self.form())
-        if self.join_url:
-            from companion.screen.model import replace
-            model = replace(model, join_url=self.join_url)
+        from companion.screen.table_model import from_view
+        odds = view.odds_current
+        if odds is None and view.odds is not None and view.phase in STALE_ODDS:
+            odds = view.odds.places  # the last odds of this phase while the next ones are computed
+        model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
+                          odds=odds, status=self.status(), money_before=self.money_before,
+                          name_entry=self.entry.view(), language=self.language, form=view.form,
+                          join_url=view.join_url)
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
         else:

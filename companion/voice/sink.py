@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from companion.kiosk.controller import BaseSink
 from companion.rules import events as ev
+from companion.rules.errors import RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged
-from companion.rules.table import Table
+from companion.rules.phases import Phase
+from companion.view.sink import NullSink
+from companion.view.table_view import TableView
 
 
-def split_cards(events: list[Event]) -> tuple[list[list[Event]], list[Event]]:
+def split_cards(events: Sequence[Event]) -> tuple[list[list[Event]], list[Event]]:
     """A batch of events -> the race events of each revealed card (each group starts with ``Revealed``) and the
     other events (game and table events, in order)."""
     cards: list[list[Event]] = []
@@ -27,7 +29,7 @@ def split_cards(events: list[Event]) -> tuple[list[list[Event]], list[Event]]:
     return cards, rest
 
 
-class VoiceSink(BaseSink):
+class VoiceSink(NullSink):
     """Calls the race out loud: one short line per card from the :class:`companion.call.caller.Caller` in the
     configured language, the moments around the race, refusals in a few words, through the voice queue
     (nothing of a card starts once the next card is revealed), and the synthesised sound effects."""
@@ -39,39 +41,38 @@ class VoiceSink(BaseSink):
         self.effects = effects
         self.serial = 0  # grows with every card revealed (races and undos included): the queue's card order
 
-    def events(self, events: list[Event], table: Table, now: float) -> None:
+    def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         from companion.voice.sounds import effects_for
         cards, rest = split_cards(events)
         for e in rest:
-            if isinstance(e, PhaseChanged) and e.phase.value == "racing":
+            if isinstance(e, PhaseChanged) and e.phase is Phase.RACING:
                 if self.effects:
                     self.audio.play_effect("start")
                 self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase")
-        race = getattr(table.game, "race", None) if table.game is not None else None
-        per_pass = race.track.reveals_per_pass if race is not None else None
+        per_pass = view.race.track.reveals_per_pass if view.race is not None else None
         for group in cards:
             self.serial += 1
             for line in self.caller.card_lines(group, self.serial, per_pass):
                 self.voice.say(line.text, self.serial, priority=line.priority, slot=line.slot,
                                max_age=line.max_age)
-        for line in self.caller.table_lines(rest, table):
+        for line in self.caller.table_lines(rest, view):
             self.voice.say(line.text, None, priority=line.priority, slot=line.slot, max_age=line.max_age)
         if self.effects:
-            for name in effects_for(events):
+            for name in effects_for(list(events)):
                 self.audio.play_effect(name)
 
-    def refused(self, text: str, message: str, table: Table, now: float) -> None:
-        line = self.caller.refusal(message)
+    def refused(self, error: RefusedError, view: TableView, now: float) -> None:
+        line = self.caller.refusal(error)
         self.voice.say(line.text, None, priority=line.priority, slot=line.slot, max_age=line.max_age)
 
-    def reset(self, table: Table, now: float) -> None:
+    def reset(self, view: TableView, now: float) -> None:
         """After an undo or a start from the journal: nothing still waiting is said (it may tell of a card
         taken back)."""
         hush = getattr(self.voice, "hush", None)
         if hush is not None:
             hush()
 
-    def render(self, table: Table, now: float) -> None:
+    def render(self, view: TableView, now: float) -> None:
         self.voice.update()
 
     def close(self) -> None:

@@ -53,10 +53,10 @@ def _static(name: str) -> bytes:
     return resources.files("companion.web").joinpath("static", name).read_bytes()
 
 
-def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, origins: Origins,
+def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origins: Origins,
                limit: RateLimit | None = None) -> Starlette:
-    """The app. ``submit(text, source)`` queues an input for the kiosk (``Controller.submit``: thread-safe,
-    never blocks); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act."""
+    """The app. ``submit(text, source)`` queues an input for the kiosk and returns its request id
+    (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act."""
     limit = limit or RateLimit()
     files = {name: _static(name) for name in STATIC}
     sockets: Counter[str] = Counter()
@@ -109,12 +109,12 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
         return body
 
     async def send_input(text: str) -> None:
-        future = hub.expect(text)
-        submit(text, WEB)
+        request = submit(text, WEB)
+        future = hub.expect(request)  # before this coroutine yields: the answer runs on this loop
         try:
             accepted, message = await asyncio.wait_for(future, ANSWER_SECONDS)
         except asyncio.TimeoutError:
-            hub.forget(text, future)
+            hub.forget(request)
             raise WebRefusal("the table did not answer in time (it is busy); try again", Reason.BUSY, 503) from None
         if not accepted:
             error = getattr(message, "error", None)  # the table's RefusedError, carried by its message

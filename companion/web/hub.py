@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict, deque
 from typing import Any
 
 
@@ -23,7 +22,7 @@ class Hub:
         self.text = json.dumps({"version": 0, **self.view})
         self.claims: dict[int, int] = {}
         self.pending_seats: set[int] = set()
-        self._waiting: dict[str, deque[asyncio.Future[tuple[bool, str]]]] = defaultdict(deque)
+        self._waiting: dict[int, asyncio.Future[tuple[bool, str]]] = {}
         self._changed: set[asyncio.Event] = set()
 
     # ----- called on the loop, from the kiosk thread via call_soon_threadsafe ---------------------------
@@ -35,30 +34,23 @@ class Hub:
         for event in self._changed:
             event.set()
 
-    def outcome(self, text: str, accepted: bool, message: str) -> None:
-        """The table took (or refused) input ``text``: answer the oldest phone waiting for it, if any."""
-        queue = self._waiting.get(text)
-        while queue:
-            future = queue.popleft()
-            if not future.done():
-                future.set_result((accepted, message))
-                break
-        if queue is not None and not queue:
-            self._waiting.pop(text, None)
+    def outcome(self, request: int, accepted: bool, message: str) -> None:
+        """The table took (or refused) the input of request id ``request`` (``Controller.submit``'s answer):
+        answer the phone waiting for it, if any."""
+        future = self._waiting.pop(request, None)
+        if future is not None and not future.done():
+            future.set_result((accepted, message))
 
     # ----- used by the request handlers -----------------------------------------------------------------
-    def expect(self, text: str) -> asyncio.Future[tuple[bool, str]]:
-        """A future for the table's answer to ``text`` (call before submitting it)."""
+    def expect(self, request: int) -> asyncio.Future[tuple[bool, str]]:
+        """A future for the table's answer to request ``request`` (call it before the loop runs anything else
+        after submitting: the answer comes through this loop)."""
         future: asyncio.Future[tuple[bool, str]] = asyncio.get_running_loop().create_future()
-        self._waiting[text].append(future)
+        self._waiting[request] = future
         return future
 
-    def forget(self, text: str, future: asyncio.Future[tuple[bool, str]]) -> None:
-        queue = self._waiting.get(text)
-        if queue and future in queue:
-            queue.remove(future)
-        if queue is not None and not queue:
-            self._waiting.pop(text, None)
+    def forget(self, request: int) -> None:
+        self._waiting.pop(request, None)
 
     def watch(self) -> asyncio.Event:
         """An event set whenever a new view is published (for one connection; :meth:`unwatch` at the end)."""

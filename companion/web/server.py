@@ -52,7 +52,7 @@ class WebServer:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def open(cls, host: str, port: int, *, submit: Callable[[str, str], None], secret: bytes,
+    def open(cls, host: str, port: int, *, submit: Callable[[str, str], int], secret: bytes,
              hosts: Iterable[str] = (), limit: RateLimit | None = None) -> "WebServer":
         """Bind ``host:port`` (port 0 = any free port) and build the app. Raises OSError when it cannot bind."""
         from companion.web.app import create_app

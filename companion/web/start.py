@@ -30,10 +30,11 @@ def wanted(cfg: Any, mode: str, listen: str | None) -> tuple[str, int] | None:
     return default_host, cfg.web_port
 
 
-def start_web(cfg: Any, mode: str, listen: str | None, controller: Any, db: str | Path,
-              odds: Callable[[], Any] = lambda: None) -> Any:
-    """Start the page's server for ``controller`` and return its :class:`companion.web.sink.WebSink` (with
-    ``url`` set), or None when the page is off or cannot start."""
+def start_web(cfg: Any, mode: str, listen: str | None, submit: Callable[[str, str], int],
+              db: str | Path) -> tuple[Any, Callable[[], str]] | None:
+    """Start the page's server (``submit(text, source)`` queues a phone's input: ``Controller.submit``) and
+    return its :class:`companion.web.sink.WebSink` and ``address()``, which gives the page's address now (it
+    may change when the Wi-Fi comes up); or None when the page is off or cannot start."""
     where = wanted(cfg, mode, listen)
     if where is None:
         return None
@@ -41,14 +42,12 @@ def start_web(cfg: Any, mode: str, listen: str | None, controller: Any, db: str 
         from companion.web.seats import load_secret
         from companion.web.server import WebServer
         from companion.web.sink import WebSink
-        server = WebServer.open(where[0], where[1], submit=controller.submit, secret=load_secret(db),
+        server = WebServer.open(where[0], where[1], submit=submit, secret=load_secret(db),
                                 hosts=cfg.web_hosts)
         server.start()
     except (OSError, ImportError) as exc:
         log.warning("no phone page on %s:%s (%s); the table goes on without it", where[0], where[1], exc)
         return None
     log.info("phone page: %s", server.url)
-    sink = WebSink(server.post, server.hub, entries=lambda: controller.entries,
-                   odds=odds, language=cfg.language, address=server.url, on_close=server.close,
-                   refresh=server.refresh, names=tuple(getattr(cfg, "names", ())))
-    return sink
+    sink = WebSink(server.post, server.hub, language=cfg.language, on_close=server.close)
+    return sink, server.refresh

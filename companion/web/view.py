@@ -26,55 +26,53 @@ from typing import Any, Mapping
 
 from companion.rules.betting import bet_amount
 from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.race import Race
+from companion.view.table_view import GameFacts, TableView, build
 
 Odds = Mapping[str, tuple[float, ...]]
 
 
-def table_view(table: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (),
+def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (),
                claims: Mapping[int, int] | None = None, notice: str | None = None,
                names: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The phone page's view of ``table`` (see the module docstring for the shape). A seat's name is the one
-    typed at the table, else ``names[seat]`` (the config's ``[players] names``), else "Seat N"."""
+    """The phone page's view of a :class:`companion.view.table_view.TableView` (or of a ``Table``, viewed with
+    the config's ``names``); see the module docstring for the shape. A seat's ``name`` is its resolved name
+    when it has one (typed, else the config's), else "Seat N"."""
+    if not isinstance(view, TableView):
+        view = build(view, names=names)
     claims = claims or {}
-    view: dict[str, Any] = {"phase": table.phase, "variant": None, "race": 0, "races": 3, "players": 0,
-                            "odds": {m: list(p) for m, p in odds.items()} if odds else None,
-                            "call": list(call), "notice": notice, "seats": [], "standings": [],
-                            "side_bet": None, "whose_pick": None}
-    view.update(_race(None, table.track))
-    game = table.game
+    out: dict[str, Any] = {"phase": view.phase.value, "variant": None, "race": 0, "races": 3, "players": 0,
+                           "odds": {m: list(p) for m, p in odds.items()} if odds else None,
+                           "call": list(call), "notice": notice, "seats": [], "standings": [],
+                           "side_bet": None, "whose_pick": None}
+    out.update(_race(view.shown))
+    game = view.game
     if game is None:
-        return view
-    race = game.race if table.phase in ("racing", "payouts") else None
-    view.update(_race(race, game.track))
-    view.update(variant=game.variant.value, race=game.race_no, races=game.rules.races, players=game.players,
-                double_race=game.ticket_table.double_race, double_armed=bool(getattr(game, "double_armed", False)))
-    if game.side_bet:
-        card = game.side_bets.by_id(game.side_bet)
-        view["side_bet"] = {"question": card.question, "happened": _side_known(game)}
+        return out
+    race = view.race
+    out.update(variant=game.variant.value, race=game.race_no, races=game.races, players=game.players,
+               double_race=game.ticket_table.double_race, double_armed=game.double_armed)
+    card = view.side_bet.card
+    if game.side_bet and card is not None:
+        out["side_bet"] = {"question": card.question, "happened": view.side_bet.answer}
     drafter = game.current_drafter
-    view["whose_pick"] = None if drafter is None else drafter + 1
+    out["whose_pick"] = None if drafter is None else drafter + 1
     placings = dict(race.outcome.placings) if race is not None and race.is_over else None
-    bets = open_bets(game)
-    def name(s: int) -> str | None:
-        return game.names.get(s) or (names[s].strip() if s < len(names) and names[s].strip() else None)
-    view["seats"] = [{"seat": s + 1, "name": name(s) or table.seat_name(s), "named": name(s) is not None,
-                      "claimed": (s + 1) in claims, "money": game.money[s],
-                      "tickets": [_ticket(b, game, odds, placings) for b in game.tickets.get(s, ())],
-                      "bet": _open_bet(bets[s], bets, game, odds) if s in bets else None}
-                     for s in range(game.players)]
-    view["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line}
-                         for st in game.standings]
-    return view
+    bets = dict(game.open_bets)
+    known = view.side_bet.answer
+    out["seats"] = [{"seat": s.seat + 1, "name": s.name if s.named else f"Seat {s.seat + 1}", "named": s.named,
+                     "claimed": (s.seat + 1) in claims, "money": s.money,
+                     "tickets": [_ticket(b, game, known, odds, placings) for b in s.tickets],
+                     "bet": _open_bet(bets[s.seat], bets, game, known, odds) if s.seat in bets else None}
+                    for s in view.seats]
+    out["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line}
+                        for st in game.standings]
+    return out
 
 
-def _race(race: Any, track: Any) -> dict[str, Any]:
-    """The race part: track, mascots, running order, podium and last card (a race at the start if None)."""
-    if track is None:
-        from companion.rules.race import default_track
-        track = default_track()
-    if race is None:
-        from companion.rules.race import Race
-        race = Race(track)
+def _race(race: Race) -> dict[str, Any]:
+    """The race part: track, mascots, running order, podium and last card."""
+    track = race.track
     state = race.state
     mascots = [{"mascot": s.mascot.value, "lane": s.lane, "space": s.space, "fallen": s.fallen,
                 "facing": s.facing.value, "status": s.status.value, "place": s.place} for s in state.mascots]
@@ -102,22 +100,13 @@ def running_order(mascots: list[dict[str, Any]]) -> list[str]:
     return [m["mascot"] for m in sorted(mascots, key=key)]
 
 
-def _side_known(game: Any) -> bool | None:
-    """The side bet's answer when it is known: YES once it happened, the final answer after the race."""
-    if game.side_bet_happened is not None:
-        return bool(game.side_bet_happened)
-    tracker = game.tracker
-    if tracker is not None and tracker.happened:
-        return True
-    return None
-
-
-def _ticket(bet: Any, game: Any, odds: Odds | None, placings: Mapping[Mascot, int] | None) -> dict[str, Any]:
+def _ticket(bet: Any, game: GameFacts, known: bool | None, odds: Odds | None,
+            placings: Mapping[Mascot, int] | None) -> dict[str, Any]:
+    """A drafted ticket: ``known`` is the side bet's answer as far as known."""
     out: dict[str, Any] = {"ticket": bet.ticket.id, "side": bet.side, "double": bet.double, "ev": None,
                            "paid": None}
     table, race_no = game.ticket_table, game.race_no
     factor = table.double_factor if bet.double else 1
-    known = _side_known(game)
     if placings is not None and (not bet.ticket.is_side or known is not None):
         out["paid"] = bet_amount(bet, placings, known, table, race_no)
         out["ev"] = float(out["paid"])
@@ -131,14 +120,8 @@ def _ticket(bet: Any, game: Any, odds: Odds | None, placings: Mapping[Mascot, in
     return out
 
 
-def open_bets(game: Any) -> dict[int, Any]:
-    """The open-variant bets of this race, ``{0-based seat: bet}`` (``game.book.bets``: each bet has
-    ``mascot`` (a Mascot or None), ``answer`` (bool or None) and ``double``); empty when there are none."""
-    bets = getattr(getattr(game, "book", None), "bets", None)
-    return dict(bets) if isinstance(bets, Mapping) else {}
-
-
-def _open_bet(bet: Any, bets: Mapping[int, Any], game: Any, odds: Odds | None) -> dict[str, Any]:
+def _open_bet(bet: Any, bets: Mapping[int, Any], game: GameFacts, known: bool | None,
+              odds: Odds | None) -> dict[str, Any]:
     mascot = getattr(bet.mascot, "value", bet.mascot)
     answer = None if bet.answer is None else ("yes" if bet.answer else "no")
     double = getattr(bet, "double", None)
@@ -148,7 +131,6 @@ def _open_bet(bet: Any, bets: Mapping[int, Any], game: Any, odds: Odds | None) -
         same = sum(getattr(b.mascot, "value", b.mascot) == mascot for b in bets.values())
         factor = table.double_factor if double == "mascot" else 1
         ev = sum(p * (pot // max(1, same)) * factor for p, pot in zip(odds[mascot], table.place_pots))
-    known = _side_known(game)
     if answer is not None and known is not None:
         right = sum((b.answer is not None and b.answer == known) for b in bets.values())
         gain = table.side_pot // max(1, right) * (table.double_factor if double == "side" else 1)

@@ -1,0 +1,145 @@
+"""The screen model of a whole table in any phase, built from a :class:`companion.view.table_view.TableView`.
+
+Players are shown by their resolved name (typed at the table, else the config's); an unnamed seat is "Seat N"
+in the screen's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from companion.rules.phases import Phase
+from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
+from companion.screen.words import say
+from companion.view.table_view import GameFacts, TableView, build
+
+SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
+                    "racing": "race", "payouts": "payouts", "game-over": "game-over"}
+PHASE_TITLE = {phase: say("en", "phase_" + phase) for phase in SCREEN_FOR_PHASE}
+"""The header's phase text in English (``companion.screen.words`` has it in each language)."""
+LEVELS = ("top", "middle", "bottom")
+
+
+def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
+    """The screen's name of 0-based ``seat``: the view's resolved name when it has one, else "Seat N" in
+    ``language``."""
+    if view is not None and 0 <= seat < len(view.seats) and view.seats[seat].named:
+        return view.seats[seat].name
+    return say(language, "seat", n=seat + 1)
+
+
+def ticket_text(bet, language: str = "en") -> str:
+    """A drafted ticket for the screen: ``"Hurley top, risky"`` (`` x2`` when doubled), in ``language``."""
+    stack, level = bet.ticket.id.split("-")
+    name = say(language, stack).upper() if stack in ("yes", "no") else stack.capitalize()
+    text = f"{name} {say(language, level).lower()}, {say(language, bet.side).lower()}"
+    return text + (" x2" if bet.double else "")
+
+
+def stack_views(game: GameFacts) -> tuple[StackView, ...]:
+    """Each ticket stack as it is now: tickets left, the top ticket and what it pays on each side."""
+    from companion.rules.betting import STACKS
+    out = []
+    table = game.ticket_table
+    for stack in STACKS:
+        taken = game.stacks_taken.get(stack, 0)
+        left = max(0, len(LEVELS) - taken)
+        top = LEVELS[taken] if left else None
+        safe = risky = ()
+        if top is not None:
+            pays = table.side if stack in ("yes", "no") else table.mascot
+            safe, risky = tuple(pays[(top, "safe")]), tuple(pays[(top, "risky")])
+            if stack not in ("yes", "no"):
+                safe, risky = safe[:3], risky[:3]
+        out.append(StackView(stack, left, top, safe, risky))
+    return tuple(out)
+
+
+def from_table(table: Any, *, names: Sequence[str] = (), **options: Any) -> ScreenModel:
+    """The screen model of a ``companion.rules.table.Table`` (``names``: the config's player names by seat);
+    ``options`` as for :func:`from_view`."""
+    return from_view(build(table, names=names), **options)
+
+
+def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
+              odds: Any = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
+              name_entry: tuple[int, int, str] | None = None, language: str = "en",
+              form: str | None = None, join_url: str | None = None) -> ScreenModel:
+    """The screen model for a table's view in any phase.
+
+    ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
+    ``language`` (en, nl, es) the screen's words; ``form`` a line of mascot form from past games (attract and
+    setup screens); ``join_url`` the phone page's address (a QR code).
+    """
+    phase = view.phase.value
+    common: dict[str, Any] = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
+                                  message=message, message_at=message_at, status=status, odds=odds,
+                                  name_entry=name_entry, language=language, table_phase=phase, form=form)
+    if join_url:
+        common["join_url"] = join_url
+    game = view.game
+    if game is None:
+        return ScreenModel(**common)
+    name = lambda s: seat_name(s, view, language)  # noqa: E731
+    before = dict(money_before or {})
+    if view.phase is Phase.PAYOUTS and game.settled and not before:
+        earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
+        before = dict(enumerate(earlier))
+    due = set(game.seats_without_double) if game.draft_complete else set()
+    paid = _ticket_amounts(view) if view.phase is Phase.PAYOUTS and game.settled else {}
+    seats = tuple(SeatView(name(s.seat), s.money, before.get(s.seat), tuple(
+        ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
+        for k, b in enumerate(s.tickets)), s.seat in due,
+        tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)
+    known: dict[str, list[str]] = {}
+    for code in game.known_cards:
+        card = game.deck.by_code(code).card
+        known.setdefault("green" if card.who is None else card.who.value, []).append(card.notation())
+    drafter = game.current_drafter
+    double_prompt = None
+    if due and view.phase is Phase.BETTING:
+        who = ", ".join(name(s) for s in sorted(due))
+        double_prompt = say(language, "double_due", race=game.race_no, names=who)
+    elif game.is_double_race and view.phase is Phase.BETTING and drafter is not None \
+            and game.variant.value == "standard":
+        double_prompt = say(language, "double_later", race=game.race_no)
+    standings = tuple(StandingView(name(s.seat), s.money, s.place, s.line) for s in game.standings)
+    stacks = stack_views(game) if game.variant.value == "standard" else ()
+    fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
+                  known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
+                  face_up_total=game.figures.face_up,
+                  stacks_left={s.stack: s.left for s in stacks},
+                  whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
+                  side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
+                  standings=standings, life_outcome=game.standings[0].line if game.standings else None)
+    if view.race is not None:
+        return from_race(view.race, **fields)
+    return ScreenModel(**fields)
+
+
+def _ticket_amounts(view: TableView) -> dict[int, tuple[int, ...]]:
+    """What each seat's tickets paid in the race just settled (doubles applied), by seat."""
+    from companion.rules.betting import bet_amount
+    game = view.game
+    if game is None or view.race is None:
+        return {}
+    placings = view.race.outcome.placings
+    return {s.seat: tuple(bet_amount(b, placings, view.side_bet.happened, game.ticket_table, game.race_no)
+                          for b in s.tickets) for s in view.seats if s.tickets}
+
+
+def _question(view: TableView, language: str = "en") -> str | None:
+    """The side bet's question, in ``language`` where the phrase catalogue has it (else the data file's)."""
+    game = view.game
+    if game is None or not game.side_bet:
+        return None
+    if language != "en":
+        from companion.call.words import load_catalogue
+        translated = load_catalogue(language).sidebets.get(game.side_bet)
+        if translated:
+            return translated
+    card = view.side_bet.card
+    return card.question if card is not None else None
+
+
+__all__ = ["PHASE_TITLE", "SCREEN_FOR_PHASE", "from_table", "from_view", "seat_name", "stack_views", "ticket_text"]

@@ -1,0 +1,274 @@
+"""One frozen view of the table, computed once per input (and when the odds, the join URL or the mascot form
+change) and handed to every sink.
+
+:func:`build` reads a :class:`companion.rules.table.Table` and what the controller holds besides (the config's
+player names, the latest odds, the phone page's address, the race call lines of the input just handled) and
+decides once what every sink shows:
+
+- the phase (:class:`companion.rules.phases.Phase`),
+- each seat with its resolved name (the ONE place that resolves a seat's name: the name typed at the table,
+  else the config's name for that seat, else ``seat_word`` such as "Seat 3"),
+- the race to show (the race being run, or the race just run at payouts; None between races: then
+  :attr:`TableView.shown` is a fresh race at the start) and the placings of the race being run or just run
+  (at payouts and at game over too),
+- the odds with the situation they were made for, the side bet, the phone page's address,
+- the words of the input's events, worded once: ``call`` (the printed race call, English), ``lines`` (the
+  same in the table's language) and ``announced`` (the announcer's varied phrasing in the table's language).
+
+Seats are 0-based; money is whole dollars; odds are probabilities 0..1 per paid place. The race objects held
+are snapshot copies: no sink may change them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from companion.rules.betting import Bet, TicketTable
+from companion.rules.deck import Deck
+from companion.rules.game_events import Standing
+from companion.rules.open_bets import SeatBet
+from companion.rules.phases import Phase, Variant
+from companion.rules.race import Race, default_track
+from companion.rules.setup import SetupFigures
+from companion.rules.sidebets import SideBetCard
+from companion.rules.table import SEAT_WORD, seat_name
+from companion.rules.track import Track
+
+if TYPE_CHECKING:
+    from companion.rules.game import Game
+    from companion.rules.table import Table
+
+Odds = Mapping[str, tuple[float, ...]]
+"""Mascot name (``"hurley"``) -> the probabilities of being paid 1st..4th."""
+
+RACE_PHASES = (Phase.RACING, Phase.PAYOUTS)
+"""The phases in which a race is shown (the one being run, or the one just run)."""
+ODDS_OFF = (Phase.PAYOUTS, Phase.GAME_OVER, Phase.NEW_GAME)
+"""The phases without live odds."""
+
+
+def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return types.MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    """Live odds: ``places`` per mascot, made for the situation ``key`` (:func:`odds_situation`), when ``cards``
+    cards were known (face-up cards of race 1 plus the cards revealed in the race)."""
+
+    places: Odds
+    key: str
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class OddsSituation:
+    """What the odds are computed for: ``key`` names it (same situation, same key); ``known`` are the face-up
+    card codes counted as known; ``race`` a snapshot of the race being run, or None before it."""
+
+    key: str
+    known: tuple[str, ...]
+    players: int
+    race: Race | None
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class InputView:
+    """The input just handled: its text, where it came from (scan, button, keyboard, web, script), the request
+    id :meth:`companion.kiosk.controller.Controller.submit` gave it (None when handled directly), accepted or not."""
+
+    text: str
+    source: str = "scan"
+    request: int | None = None
+    accepted: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Journaled:
+    """One journaled input of the current game that counts (oldest first in :attr:`TableView.journaled`): its
+    journal ``id``, ``source``, ``text``, and ``skipped`` when replay found it no longer applies."""
+
+    id: int
+    source: str
+    text: str
+    skipped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat: 0-based ``seat``; ``name`` resolved (typed > config > "Seat n"); ``named`` when it has a typed
+    or configured name; money now; the tickets drafted this race; the open-variant bet (None when no bet is
+    tracked this race)."""
+
+    seat: int
+    name: str
+    named: bool
+    money: int
+    tickets: tuple[Bet, ...] = ()
+    bet: SeatBet | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetView:
+    """This race's side bet: the card (scanned, or assumed from the kiosk's order; None before one is known),
+    ``scanned`` when confirmed by a scan, ``answer`` as far as known (True once it happened, False once the
+    race ended without it), ``happened`` the final answer after the race (None before)."""
+
+    card: SideBetCard | None = None
+    scanned: bool = False
+    answer: bool | None = None
+    happened: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """The game's state as the sinks need it (names as on :class:`companion.rules.game.Game`)."""
+
+    phase: Phase
+    variant: Variant
+    race_no: int
+    races: int
+    players: int
+    money: tuple[int, ...]
+    figures: SetupFigures
+    ticket_table: TicketTable
+    double_armed: bool
+    current_drafter: int | None
+    seats_without_double: tuple[int, ...]
+    draft_complete: bool
+    is_double_race: bool
+    settled: bool
+    side_bet: str | None
+    results: tuple[Mapping[str, Any], ...]
+    stacks_taken: Mapping[str, int]
+    known_cards: tuple[str, ...]
+    face_up: tuple[str, ...]
+    standings: tuple[Standing, ...]
+    open_bets: Mapping[int, SeatBet]
+    deck: Deck
+    track: Track
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything a sink may know of the table after one input (see the module docstring)."""
+
+    phase: Phase
+    track: Track
+    deck: Deck | None = None
+    game: GameFacts | None = None
+    seats: tuple[SeatView, ...] = ()
+    race: Race | None = None
+    shown: Race = field(default_factory=Race)
+    placings: Mapping[str, int] = field(default_factory=dict)
+    variant: Variant | None = None
+    side_bet: SideBetView = SideBetView()
+    odds: OddsView | None = None
+    join_url: str | None = None
+    call: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
+    announced: tuple[str, ...] = ()
+    input: InputView | None = None
+    journaled: tuple[Journaled, ...] = ()
+    form: str | None = None
+    seat_word: str = SEAT_WORD
+
+    def seat_name(self, seat: int) -> str:
+        """The name of 0-based ``seat`` (a seat not at the table gets ``seat_word``)."""
+        if 0 <= seat < len(self.seats):
+            return self.seats[seat].name
+        return self.seat_word.format(n=seat + 1)
+
+    @property
+    def players(self) -> int:
+        return self.game.players if self.game is not None else 0
+
+    @property
+    def race_no(self) -> int:
+        return self.game.race_no if self.game is not None else 0
+
+    @property
+    def odds_current(self) -> Odds | None:
+        """The odds when they were made for the table as it is now, else None (being computed)."""
+        situation = odds_situation(self)
+        if self.odds is None or situation is None or self.odds.key != situation.key:
+            return None
+        return self.odds.places
+
+    def with_odds(self, odds: OddsView | None) -> "TableView":
+        return dataclasses.replace(self, odds=odds)
+
+
+def _game_facts(game: "Game") -> GameFacts:
+    return GameFacts(
+        phase=game.phase, variant=game.variant, race_no=game.race_no, races=game.rules.races,
+        players=game.players, money=tuple(game.money), figures=game.figures, ticket_table=game.ticket_table,
+        double_armed=game.double_armed, current_drafter=game.current_drafter,
+        seats_without_double=tuple(game.seats_without_double), draft_complete=game.draft_complete,
+        is_double_race=game.is_double_race, settled=game.settled, side_bet=game.side_bet,
+        results=tuple(_frozen(r) for r in game.results), stacks_taken=_frozen(game.stacks.taken),
+        known_cards=tuple(game.known_cards), face_up=tuple(game.face_up), standings=tuple(game.standings),
+        open_bets=_frozen(game.book.bets), deck=game.deck, track=game.track)
+
+
+def build(table: "Table", *, names: Sequence[str] = (), seat_word: str = SEAT_WORD, odds: OddsView | None = None,
+          join_url: str | None = None, call: Sequence[str] = (), lines: Sequence[str] | None = None,
+          input: InputView | None = None, form: str | None = None,
+          journaled: Sequence[Journaled] = ()) -> TableView:
+    """The view of ``table`` now. ``names`` are the config's player names by 0-based seat; ``seat_word`` the
+    name of an unnamed seat (``{n}``: 1-based); ``odds`` the latest odds (dropped in the phases without odds);
+    ``call`` the printed race call lines of the input just handled and ``lines`` the same in the table's
+    language (default: ``call``); ``journaled`` the current game's journaled inputs."""
+    phase = table.phase
+    game = table.game
+    track = (game.track if game is not None else table.track) or default_track()
+    deck = game.deck if game is not None else table.deck
+    common: dict[str, Any] = dict(
+        track=track, deck=deck, odds=None if phase in ODDS_OFF else odds, join_url=join_url, call=tuple(call),
+        lines=tuple(call if lines is None else lines), input=input, form=form, seat_word=seat_word,
+        journaled=tuple(journaled))
+    if game is None:
+        choice = table.variant_choice
+        return TableView(phase, shown=Race(table.track, table.deck), variant=choice, **common)
+    run = game.race if game.race is not None and phase in (*RACE_PHASES, Phase.GAME_OVER) else None
+    snapshot = run.copy() if run is not None else None
+    race = snapshot if phase in RACE_PHASES else None
+    placings = _frozen({m.value: p for m, p in snapshot.outcome.placings.items()}) if snapshot is not None else {}
+    seats = []
+    for s in range(game.players):
+        name, named = seat_name(s, game.names, names, seat_word)
+        bet = game.book.seat(s) if game.book.tracked else None
+        seats.append(SeatView(s, name, named, game.money[s], tuple(game.tickets.get(s, ())), bet))
+    side = SideBetView(game.stack.card(), game.stack.scanned, game.side_bet_answer, game.side_bet_happened)
+    return TableView(phase, game=_game_facts(game), seats=tuple(seats), race=race,
+                     shown=race if race is not None else Race(game.track, game.deck), placings=placings,
+                     variant=game.variant, side_bet=side, **common)
+
+
+def odds_situation(view: TableView) -> OddsSituation | None:
+    """What live odds are wanted for now, or None when none are (no game, payouts, game over).
+
+    Race 1: the face-up cards count as known, as they are scanned in setup and as confirmed by GO; before races
+    2 and 3 cards were dealt out and added face down (an unknown deck); during a race the race itself tells every
+    card revealed so far."""
+    game = view.game
+    if game is None or view.phase in ODDS_OFF:
+        return None
+    race = view.race if view.phase is Phase.RACING else None
+    if game.race_no != 1:
+        known: tuple[str, ...] = ()
+    elif view.phase is Phase.SETUP:
+        known = game.known_cards
+    else:
+        known = game.face_up
+    key = f"{game.players}|{game.race_no}|{','.join(sorted(known))}|{race.position() if race else 'start'}"
+    cards = len(known) + (len(race.cards) if race is not None else 0)
+    return OddsSituation(key, known, game.players, race, cards)
+
+
+__all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView",
+           "TableView", "SEAT_WORD", "build", "odds_situation", "seat_name"]
