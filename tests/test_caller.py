@@ -145,7 +145,7 @@ def test_race_three_asks_for_the_double_and_payouts_say_who_won_what():
 
 def test_the_side_bet_is_asked_in_dutch():
     said = demo_table("nl").said()
-    assert any("Wachten twee mascottes samen op het finishvak?" in s for s in said)
+    assert any("Staan er twee mascottes tegelijk op het finishvak?" in s for s in said)
     assert any("Ann" in s for s in said)
     assert any("Speler 1" in s for s in said)            # an unnamed seat in the table's language
     assert not any("Seat 1" in s for s in said)

@@ -307,7 +307,7 @@ def test_the_screen_words_follow_the_language_and_every_language_has_every_word(
         assert set(WORDS[lang]) == set(WORDS["en"]), lang
     table = betting_table(3)
     model = from_table(table, language="nl")
-    assert model.phase == "Wedden" and model.seats[2].name == "Plaats 3" and model.whose_pick == "Plaats 1"
+    assert model.phase == "Inzetten" and model.seats[2].name == "Speler 3" and model.whose_pick == "Speler 1"
     table.apply("HS-T-HURLEY-1-R")
     assert from_table(table, language="es").seats[0].tickets == ("Hurley arriba, arriesgado",)
     arr = draw(sample_model("race", MID_RACE, "es"))

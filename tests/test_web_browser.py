@@ -116,7 +116,7 @@ def test_the_page_reconnects_and_keeps_the_seat(phones):
         table.wait_idle()
         phone = phones()
         phone.get(table.url)
-        wait_text(phone, "phase", "Plaats 1 kiest")  # the kiosk language
+        wait_text(phone, "phase", "Speler 1 kiest")  # the kiosk language
         claim(phone, 2, "Bo")
         phone.execute_script("ws.close()")  # the phone slept and its connection died
         table.scan("HS-T-HURLEY-1-S")

@@ -74,7 +74,7 @@ def test_on_screen_text_follows_the_language(lang, word):
 def test_on_screen_phrases_and_translated_side_bets():
     assert words.phrase("your-pick", "en", name="Ann") == "Ann, your pick."
     assert words.phrase("mark-double", "nl", race=3).startswith("Race 3")
-    es = words.phrase("side-bet", "es", question="Will anybody get disqualified?", card_id="any-dq")
+    es = words.phrase("side-bet", "es", question="Will any mascot be disqualified?", card_id="any-dq")
     assert "¿Descalificarán a alguien?" in es
     with pytest.raises(KeyError, match="'nope'"):
         words.phrase("nope", "en")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import string
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -57,8 +57,9 @@ def _moved(e: ev.Moved) -> tuple[str, Fields]:
 
 def _race_ended(e: ev.RaceEnded) -> tuple[str, Fields]:
     order = sorted(e.placings, key=lambda mp: (mp[1], mp[0].value))
+    count = {p: sum(q == p for _, q in order) for _, p in order}
     return "race_ended", dict(winner=_name(order[0][0]) if order else "-",
-                              podium=[dict(mascot=_name(m), place=p) for m, p in order])
+                              podium=[dict(mascot=_name(m), place=p, shared=count[p] > 1) for m, p in order])
 
 
 def _settled(e: gev.Settled) -> tuple[str, Fields]:
@@ -129,7 +130,9 @@ class Catalogue:
     """One set of templates: ``phrases[key]`` is a tuple of phrasings (the first is the plain one);
     ``voice`` the espeak-ng voice; ``places[n]`` the word for paid place n; ``words`` the small words: ``all``
     (a green card's ``who``), ``list_sep``/``list_and`` (or ``<field>_sep``/``<field>_and``) and
-    ``<field>_item`` templates for list fields; ``sidebets`` the side bet questions by card id."""
+    ``<field>_item`` templates for list fields (``<field>_shared_item`` for the mascots of a shared place, said
+    once); ``sidebets`` the side bet questions by card id; ``outcomes`` the life-outcome lines by the ``from``
+    dollars of their band (empty: the game data's English lines)."""
 
     lang: str
     voice: str
@@ -137,6 +140,7 @@ class Catalogue:
     places: dict[int, str]
     words: dict[str, str]
     sidebets: dict[str, str]
+    outcomes: dict[int, str] = field(default_factory=dict)
 
 
 def sounds_dir() -> Path:
@@ -162,7 +166,9 @@ def load_catalogue(lang: str) -> Catalogue:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     phrases = {k: tuple(v) for k, v in data["phrases"].items()}
     places = {int(k): v for k, v in data["places"].items()}
-    return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]), dict(data.get("sidebets", {})))
+    outcomes = {int(k): v for k, v in data.get("outcomes", {}).items()}
+    return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]), dict(data.get("sidebets", {})),
+                     outcomes)
 
 
 def placeholders(phrase: str) -> set[str]:
@@ -202,12 +208,30 @@ def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict
         elif k == "question":
             v = cat.sidebets.get(str(fields.get("card_id")), v)
         elif isinstance(v, list):
-            items = [item if isinstance(item, str) else cat.words[f"{k}_item"].format(**localise(item, cat, names))
-                     for item in v]
+            shared = f"{k}_shared_item" in cat.words
+            items = [item if isinstance(item, str) else
+                     cat.words[f"{k}_shared_item" if shared and item.get("shared") else f"{k}_item"].format(
+                         **localise(item, cat, names))
+                     for item in (_shared_places(v) if shared else v)]
             sep = cat.words.get(f"{k}_sep", cat.words.get("list_sep", ", "))
             last = cat.words.get(f"{k}_and", cat.words.get("list_and", sep))
             v = (sep.join(items[:-1]) + last + items[-1]) if len(items) > 1 else "".join(items)
         out[k] = v
+    return out
+
+
+def _shared_places(items: list[Any]) -> list[Any]:
+    """List items with ``shared`` set and the same ``place`` merged into one item whose ``mascot`` is the list of
+    their mascots (a shared place is said once, as shared); other items as they are."""
+    out: list[Any] = []
+    for item in items:
+        last = out[-1] if out else None
+        if (isinstance(item, dict) and item.get("shared") and isinstance(last, dict) and last.get("shared")
+                and last.get("place") == item.get("place")):
+            mascots = last["mascot"] if isinstance(last["mascot"], list) else [last["mascot"]]
+            out[-1] = dict(last, mascot=[*mascots, item["mascot"]])
+        else:
+            out.append(item)
     return out
 
 
@@ -273,3 +297,13 @@ def phrase(key: str, lang: str, **fields: Any) -> str:
     if key not in cat.phrases:
         raise KeyError(f"no phrases for {key!r} in {lang}")
     return capitalise(render(cat.phrases[key][0], fields, cat, key))
+
+
+def life_outcome(money: int, lang: str) -> str:
+    """The life-outcome line for a final amount of ``money`` whole dollars, in ``lang``: the band of the game data
+    (the highest ``from`` at most ``money``) in the catalogue's words, or the game data's English line where the
+    catalogue has none for that band. Raises ValueError for an unknown language."""
+    from companion.rules.setup import default_game_rules
+    rules = default_game_rules()
+    band = max((start for start, _ in rules.outcomes if start <= money), default=rules.outcomes[0][0])
+    return load_catalogue(lang).outcomes.get(band) or rules.life_outcome(money)

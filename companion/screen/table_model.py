@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from companion.call.words import life_outcome
 from companion.rules.phases import Phase
 from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
 from companion.screen.words import say
@@ -103,7 +104,8 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     elif game.is_double_race and view.phase is Phase.BETTING and drafter is not None \
             and game.variant.value == "standard":
         double_prompt = say(language, "double_later", race=game.race_no)
-    standings = tuple(StandingView(name(s.seat), s.money, s.place, s.line) for s in game.standings)
+    standings = tuple(StandingView(name(s.seat), s.money, s.place, life_outcome(s.money, language))
+                      for s in game.standings)
     stacks = stack_views(game) if game.variant.value == "standard" else ()
     fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
                   known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
@@ -111,7 +113,7 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
                   stacks_left={s.stack: s.left for s in stacks},
                   whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
                   side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
-                  standings=standings, life_outcome=game.standings[0].line if game.standings else None)
+                  standings=standings, life_outcome=standings[0].line if standings else None)
     if view.race is not None:
         return from_race(view.race, **fields)
     return ScreenModel(**fields)

@@ -11,19 +11,23 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
      "order": [mascot, ...], "podium": [[mascot, place], ...], "last_card": {"notation", "code", "mascot"},
      "odds": {mascot: [p1, p2, p3, p4]} | None, "side_bet": {"question", "happened"} | None,
      "whose_pick": seat | None, "seats": [{"seat", "name", "named", "claimed", "money", "tickets", "bet"}],
-     "standings": [{"seat", "place", "money", "line"}], "call": [line, ...], "notice": str | None}
+     "standings": [{"seat", "place", "money", "line", "lines": {lang: line}}], "call": [line, ...],
+     "notice": str | None}
 
 A ticket is ``{"ticket": "hurley-top", "side": "risky", "double": bool, "ev": float | None, "paid": int |
 None}``: ``ev`` is what it pays on average with the current odds (docs/rules.md section 6; None when not known yet),
 ``paid`` what it paid once the race is over. An open-variant bet (docs/rules.md 7) is ``{"mascot" | None, "answer":
 "yes"|"no"|None, "double": "mascot"|"side"|None, "ev"}`` with ``ev`` the expected share of the place pots
 with the bets as they stand (plus the side pot share once the side bet's answer is known).
+A standing's ``line`` is its life outcome in English, ``lines`` the same in every language (the page shows
+the table's).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from companion.call.words import LANGUAGES, life_outcome
 from companion.rules.betting import bet_amount
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import Race
@@ -65,7 +69,8 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                      "tickets": [_ticket(b, game, known, odds, placings) for b in s.tickets],
                      "bet": _open_bet(bets[s.seat], bets, game, known, odds) if s.seat in bets else None}
                     for s in view.seats]
-    out["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line}
+    out["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line,
+                         "lines": {lang: life_outcome(st.money, lang) for lang in LANGUAGES}}
                         for st in game.standings]
     return out
 

@@ -17,11 +17,11 @@ const T = {
   nl: { "new-game": "Wachten op een nieuw spel", setup: "Opzet: open kaarten", betting: "Inzetten",
     "adding-cards": "Kaarten gedekt erbij", racing: "De race loopt!", payouts: "Uitbetaling",
     "game-over": "Spel voorbij", race_of: "Race {n} van {m}", race: "Race", pass: "Ronde {p} · kaart {r}/{t}",
-    last_card: "Laatste kaart", odds: "Kansen 1e / 2e / 3e / 4e", side_bet: "Zijweddenschap", money: "Geld",
-    standings: "Eindstand", race_call: "Commentaar", join: "Neem een plaats", claim: "Zitten",
-    name: "Je naam", seat: "Plaats {n}", taken: "bezet", your_bet: "Jouw inzet", yes: "JA", no: "NEE",
-    double: "Dubbel:", mascot: "Mascotte", place_bet: "Inzetten", seat_options: "Plaats", rename: "Hernoem",
-    leave: "Plaats vrijgeven", worth: "≈ {x}", paid: "betaalt {x}", no_tickets: "Nog geen kaartjes",
+    last_card: "Laatste kaart", odds: "Kansen 1e / 2e / 3e / 4e", side_bet: "Bijweddenschap", money: "Geld",
+    standings: "Eindstand", race_call: "Commentaar", join: "Kies je plek", claim: "Zitten",
+    name: "Je naam", seat: "Speler {n}", taken: "bezet", your_bet: "Jouw inzet", yes: "JA", no: "NEE",
+    double: "Dubbel:", mascot: "Mascotte", place_bet: "Inzetten", seat_options: "Plek", rename: "Hernoem",
+    leave: "Plek vrijgeven", worth: "≈ {x}", paid: "betaalt {x}", no_tickets: "Nog geen tickets",
     happened: "JA, het gebeurde", not_happened: "NEE", open: "nog niet beslist", your_pick: "Jij kiest!",
     picks: "{name} kiest", space: "vak {s}", fallen: "gevallen", out: "eruit", top: "boven",
     middle: "midden", bottom: "onder", safe: "veilig", risky: "riskant", bet_now: "{m} + {a}",
@@ -30,13 +30,13 @@ const T = {
   es: { "new-game": "Esperando una partida nueva", setup: "Preparación: cartas boca arriba",
     betting: "Apuestas", "adding-cards": "Cartas boca abajo", racing: "¡Carrera!", payouts: "Pagos",
     "game-over": "Fin de la partida", race_of: "Carrera {n} de {m}", race: "Carrera",
-    pass: "Vuelta {p} · carta {r}/{t}", last_card: "Última carta", odds: "Probabilidad 1º / 2º / 3º / 4º",
-    side_bet: "Apuesta lateral", money: "Dinero", standings: "Clasificación final", race_call: "Narración",
-    join: "Elige tu asiento", claim: "Sentarme", name: "Tu nombre", seat: "Asiento {n}", taken: "ocupado",
+    pass: "Ronda {p} · carta {r}/{t}", last_card: "Última carta", odds: "Probabilidad 1º / 2º / 3º / 4º",
+    side_bet: "Apuesta extra", money: "Dinero", standings: "Clasificación final", race_call: "Narración",
+    join: "Elige tu sitio", claim: "Sentarme", name: "Tu nombre", seat: "Jugador {n}", taken: "ocupado",
     your_bet: "Tu apuesta", yes: "SÍ", no: "NO", double: "Doble:", mascot: "Mascota", place_bet: "Apostar",
-    seat_options: "Asiento", rename: "Renombrar", leave: "Dejar el asiento", worth: "≈ {x}", paid: "paga {x}",
+    seat_options: "Sitio", rename: "Renombrar", leave: "Dejar el sitio", worth: "≈ {x}", paid: "paga {x}",
     no_tickets: "Aún sin boletos", happened: "SÍ, ha pasado", not_happened: "NO", open: "aún sin decidir",
-    your_pick: "¡Te toca elegir!", picks: "Elige {name}", space: "casilla {s}", fallen: "caído",
+    your_pick: "¡Te toca elegir!", picks: "Elige {name}", space: "casilla {s}", fallen: "en el suelo",
     out: "fuera", top: "arriba", middle: "medio", bottom: "abajo", safe: "seguro", risky: "arriesgado",
     bet_now: "{m} + {a}", no_bet: "Aún sin apuesta", places: ["1º", "2º", "3º", "4º"], you: "tú",
     no_game: "Escanea el número de jugadores para empezar" },
@@ -241,7 +241,7 @@ function drawMoney(v) {
   $("money-box").hidden = !v.seats.length;
   $("money").innerHTML = v.seats.map((s) => `<tr class="${m && m.seat === s.seat ? "mine" : ""}"><td>${esc(seatName(v, s.seat))}${m && m.seat === s.seat ? " (" + esc(t("you")) + ")" : ""}</td><td>${money(s.money)}</td></tr>`).join("");
   $("standings-box").hidden = !v.standings.length;
-  $("standings").innerHTML = v.standings.map((s) => `<li>${esc(seatName(v, s.seat))} · ${money(s.money)}<div class="tag">${esc(s.line)}</div></li>`).join("");
+  $("standings").innerHTML = v.standings.map((s) => `<li>${esc(seatName(v, s.seat))} · ${money(s.money)}<div class="tag">${esc((s.lines || {})[lang] || s.line)}</div></li>`).join("");
 }
 
 function drawCall(v) {
