@@ -10,21 +10,23 @@ Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from importlib import resources
 from typing import Any, Callable
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from companion.web.gate import Limits
 from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
+from companion.web.limits import RequestLimit, json_object
 from companion.web.seats import WEB, seat_token
 
 log = logging.getLogger(__name__)
@@ -33,11 +35,9 @@ HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Ty
            "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                       "style-src 'self' 'unsafe-inline'; "
                                       "frame-ancestors 'none'"}
-MAX_BODY = 2048          # bytes in a POST body
 ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
 SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
 KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
-PER_CLIENT_SOCKETS = 16  # WebSockets per client address (12 phones on one loopback bench fit)
 
 
 async def _until_closed(ws: WebSocket) -> None:
@@ -51,10 +51,12 @@ def _static(name: str) -> bytes:
 
 
 def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, origins: Origins,
-               limit: RateLimit | None = None) -> Starlette:
+               limit: RateLimit | None = None, limits: Limits | None = None) -> Starlette:
     """The app. ``submit(text, source)`` queues an input for the kiosk (``Controller.submit``: thread-safe,
-    never blocks); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act."""
+    never blocks); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act; ``limits`` bound
+    request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
     limit = limit or RateLimit()
+    limits = limits or Limits()
     files = {name: _static(name) for name in STATIC}
     sockets: Counter[str] = Counter()
 
@@ -84,16 +86,7 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
             raise WebRefusal(why, 403)
         if not limit.allow(client):
             raise WebRefusal("too many requests from this phone (expected at most a few a second)", 429)
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise WebRefusal(f"request of {len(raw)} bytes is too large (expected at most {MAX_BODY})", 413)
-        try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise WebRefusal("request body is not JSON (expected an object like {\"seat\": 1})") from None
-        if not isinstance(body, dict):
-            raise WebRefusal("request body is not a JSON object (expected an object like {\"seat\": 1})")
-        return body
+        return json_object(await request.body(), limits.max_json_depth)  # RequestLimit bounds its size and time
 
     async def send_input(text: str) -> None:
         future = hub.expect(text)
@@ -147,7 +140,7 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
     async def live(ws: WebSocket) -> None:
         client = ws.client.host if ws.client else "?"
         why = origins.check(ws.headers.get("host"), ws.headers.get("origin"))
-        if why or sockets[client] >= PER_CLIENT_SOCKETS:
+        if why or sockets[client] >= limits.websockets_per_address:
             await ws.close(code=1008, reason=(why or "too many connections from this address")[:120])
             return
         sockets[client] += 1
@@ -182,4 +175,6 @@ def create_app(hub: Hub, submit: Callable[[str, str], None], secret: bytes, orig
     routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
               Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
               Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(RequestLimit, max_body=limits.max_body,
+                                                           body_seconds=limits.body_seconds,
+                                                           max_head=limits.max_head)])

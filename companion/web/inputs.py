@@ -39,7 +39,10 @@ def _seat(body: Mapping[str, Any], view: Mapping[str, Any]) -> int:
 
 
 def _owner(body: Mapping[str, Any], seat: int, secret: bytes, claims: Mapping[int, int]) -> None:
-    if not token_matches(secret, dict(claims), seat, body.get("token")):
+    token = body.get("token")
+    if not isinstance(token, str) or not token.isascii():  # a token is hex digits; compare_digest takes ASCII only
+        token = None
+    if not token_matches(secret, dict(claims), seat, token):
         raise WebRefusal(f"seat {seat} is not yours (expected the phone that claimed seat {seat})", 403)
 
 
