@@ -123,6 +123,14 @@ def test_a_chunked_body_is_cut_as_soon_as_it_passes_the_limit():
         assert body["error"] == "request of more than 2048 bytes is too large (expected at most 2048)"
 
 
+def test_a_request_answered_before_its_body_is_read_is_closed():
+    with serving() as server, connect(server) as sock:   # a refused Origin: 403 without reading the body
+        sock.sendall(request_head(server, Transfer_Encoding="chunked").replace(b"Origin: http://", b"Origin: http://evil."))
+        sock.sendall(b"%x\r\n%s\r\n" % (1000, b"x" * 1000))     # and more would follow, for ever
+        raw = read_until_closed(sock)
+        assert raw.startswith(b"HTTP/1.1 403 ") and b"connection: close" in raw.lower()
+
+
 def test_a_body_within_the_limit_still_reaches_the_app():
     with serving(max_body=2048) as server, connect(server) as sock:
         body = json.dumps({"seat": 1, "name": "Ann", "pad": "x" * 1900}).encode()

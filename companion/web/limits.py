@@ -4,7 +4,8 @@
 a head that arrives in parts at the same size, uvicorn's ``h11_max_incomplete_event_size``); a ``Content-Length`` over ``max_body`` is answered ``413`` at once,
 before a byte of the body is read; a body without one (chunked) is counted as it arrives and cut with a
 ``413`` as soon as it passes ``max_body``; a body not complete ``body_seconds`` after its request head gets a
-``408``. Every refusal is ``{"ok": false, "error": "<one line>"}`` and closes the connection.
+``408``. Every refusal is ``{"ok": false, "error": "<one line>"}`` and closes the connection; so does any
+answer given before the request's body was read to its end (uvicorn would read and drop the rest, unbounded).
 :func:`json_object` reads a body as a JSON object no deeper than ``max_depth`` or raises :class:`WebRefusal`.
 """
 
@@ -58,9 +59,10 @@ class RequestLimit:
         deadline = loop.time() + self.body_seconds
         seen = 0
         started = False
+        complete = length in (None, b"0") and b"transfer-encoding" not in headers   # no body to read
 
         async def limited_receive() -> dict[str, Any]:
-            nonlocal seen
+            nonlocal seen, complete
             try:
                 async with asyncio.timeout_at(deadline):
                     message = await receive()
@@ -72,11 +74,15 @@ class RequestLimit:
                 if seen > self.max_body:
                     raise _Cut(f"request of more than {self.max_body} bytes is too large "
                                f"(expected at most {self.max_body})", 413)
+                complete = not message.get("more_body", False)
             return message
 
         async def watched_send(message: dict[str, Any]) -> None:
             nonlocal started
-            started = started or message["type"] == "http.response.start"
+            if message["type"] == "http.response.start":
+                started = True
+                if not complete:  # answered before its body was read (403, 429...): close, or uvicorn reads on
+                    message = {**message, "headers": [*message.get("headers", []), (b"connection", b"close")]}
             await send(message)
 
         try:
