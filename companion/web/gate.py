@@ -101,6 +101,7 @@ def gated_protocols(gate: Gate, ws_base: type) -> tuple[type, type]:
 
     class GatedHttp(H11Protocol):
         kind: str | None = None      # what the gate counts this connection as, None when refused
+        deadline: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -114,6 +115,8 @@ def gated_protocols(gate: Gate, ws_base: type) -> tuple[type, type]:
 
         def connection_lost(self, exc: Exception | None) -> None:
             super().connection_lost(exc)
+            if self.deadline is not None:
+                self.deadline.cancel()
             if self.kind == HTTP:
                 gate.give_back(self.address, HTTP)
                 self.kind = None
@@ -125,7 +128,9 @@ def gated_protocols(gate: Gate, ws_base: type) -> tuple[type, type]:
             def check() -> None:
                 if self.scope is scope and not self.transport.is_closing():
                     self.transport.close()
-            self.loop.call_later(gate.limits.head_seconds, check)
+            if self.deadline is not None:
+                self.deadline.cancel()
+            self.deadline = self.loop.call_later(gate.limits.head_seconds, check)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
