@@ -73,13 +73,22 @@ class MemoryCgroup:
                 "failcnt": int((self.path / "memory.failcnt").read_text()), "oom_kill": int(oom.get("oom_kill", 0))}
 
     def remove(self) -> None:
-        """Remove the group once its last process (the kiosk's odds child ends a moment after it) is gone."""
-        deadline = time.monotonic() + 15
+        """Remove the group once its last process is gone. The kiosk's helpers (its odds child) left after it
+        are killed after 15 s, as systemd kills what is left in a unit's group."""
+        deadline = time.monotonic() + 30
         while True:
             try:
                 self.path.rmdir()
                 return
             except OSError as exc:
+                left = (self.path / "cgroup.procs").read_text().split()
+                if time.monotonic() > deadline - 15 and left:
+                    print(f"killing the kiosk's leftover processes {' '.join(left)}", file=sys.stderr)
+                    for pid in left:
+                        try:
+                            os.kill(int(pid), 9)
+                        except OSError:
+                            pass
                 if time.monotonic() > deadline:
                     print(f"could not remove {self.path}: {exc}", file=sys.stderr)
                     return
@@ -384,14 +393,24 @@ def main() -> int:
                 kiosk.proc.stdin.close()
                 kiosk.proc.terminate()
             kiosk.proc.wait(15)
+        try:
+            sys.path.insert(0, str(ROOT))
+            from companion.kiosk.journal import Journal
+            journal = Journal(db)
+            texts = {entry.text for entry in journal.entries()}
+            journal.close()
+            lost = f"{sum(f'HS-NAME-2:Scan {n}' not in texts for n in range(1, result['next_scan']))} of " \
+                   f"{result['next_scan'] - 1}"
+        except Exception as exc:  # noqa: BLE001 - another journal layout: the status check below still holds
+            lost = f"unknown ({exc})"
         status = subprocess.run([*HOTSTREAK, "status", "--json", "--db", str(db)], capture_output=True, text=True,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=tmp)
         try:
             journal_name = json.loads(status.stdout)["seats"][1]["name"]
         except (ValueError, KeyError, IndexError):
             journal_name = f"(status failed: {status.stderr.strip()[-200:]})"
-        print(f"kiosk alive at the end: {'yes' if alive else 'no'}; last scan typed: {result['last']!r}; "
-              f"seat 2 in the journal: {journal_name!r}")
+        print(f"kiosk alive at the end: {'yes' if alive else 'no'}; scans missing from the journal: {lost}; "
+              f"last scan typed: {result['last']!r}; seat 2 in `hotstreak status --json`: {journal_name!r}")
     if cgroup is not None:
         figures = cgroup.figures()
         print(f"cgroup: peak {figures['peak'] >> 20} MiB of {limit >> 20} MiB, limit hit {figures['failcnt']} times, "
