@@ -76,6 +76,7 @@ class MemoryCgroup:
         """Remove the group once its last process is gone. The kiosk's helpers (its odds child) left after it
         are killed after 15 s, as systemd kills what is left in a unit's group."""
         deadline = time.monotonic() + 30
+        killed = False
         while True:
             try:
                 self.path.rmdir()
@@ -83,7 +84,9 @@ class MemoryCgroup:
             except OSError as exc:
                 left = (self.path / "cgroup.procs").read_text().split()
                 if time.monotonic() > deadline - 15 and left:
-                    print(f"killing the kiosk's leftover processes {' '.join(left)}", file=sys.stderr)
+                    if not killed:
+                        print(f"killing the kiosk's leftover processes {' '.join(left)}", file=sys.stderr)
+                    killed = True
                     for pid in left:
                         try:
                             os.kill(int(pid), 9)
