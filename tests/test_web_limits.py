@@ -115,9 +115,8 @@ def test_a_content_length_that_is_no_number_gets_400():
 
 def test_a_chunked_body_is_cut_as_soon_as_it_passes_the_limit():
     with serving(max_body=2048) as server, connect(server) as sock:
-        sock.sendall(request_head(server, Transfer_Encoding="chunked"))
-        chunk = b"x" * 1000
-        sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk) * 3)   # 3000 bytes and no last chunk: never ends
+        chunk = b"x" * 1000      # 3000 bytes and no last chunk: never ends (one send: all read before the cut)
+        sock.sendall(request_head(server, Transfer_Encoding="chunked") + b"%x\r\n%s\r\n" % (len(chunk), chunk) * 3)
         status, body = status_and_body(read_until_closed(sock))
         assert status == 413
         assert body["error"] == "request of more than 2048 bytes is too large (expected at most 2048)"
@@ -125,8 +124,8 @@ def test_a_chunked_body_is_cut_as_soon_as_it_passes_the_limit():
 
 def test_a_request_answered_before_its_body_is_read_is_closed():
     with serving() as server, connect(server) as sock:   # a refused Origin: 403 without reading the body
+        # a chunked body that has not begun: left open, the connection would wait for it (and read it all)
         sock.sendall(request_head(server, Transfer_Encoding="chunked").replace(b"Origin: http://", b"Origin: http://evil."))
-        sock.sendall(b"%x\r\n%s\r\n" % (1000, b"x" * 1000))     # and more would follow, for ever
         raw = read_until_closed(sock)
         assert raw.startswith(b"HTTP/1.1 403 ") and b"connection: close" in raw.lower()
 

@@ -33,7 +33,7 @@ HTTP, WEBSOCKET = "http", "websocket"
 class Limits:
     """The page's limits. Counts are connections; times are seconds; sizes bytes."""
 
-    http_per_address: int = 8        # a phone's browser opens up to 6 at once
+    http_per_address: int = 16       # a browser opens up to 6 at once; two phones behind one address fit
     websockets_per_address: int = 16  # one a phone; 12 phones of a bench on one loopback address fit
     total: int = 256                 # HTTP + WebSocket connections in all (file descriptors: 1024 by default)
     reserve: int = 64                # of ``total``, kept for addresses holding fewer than ``newcomer``
