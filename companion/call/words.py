@@ -196,8 +196,8 @@ def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict
     strings as they are, dicts through the ``<field>_item`` template). Fields with a 1-based ``seat`` gain
     ``name``: ``names(seat - 1)``, or the catalogue's "Seat N" without ``names``."""
     out: dict[str, Any] = {}
-    if "seat" in fields and "name" not in fields:
-        seat = int(fields["seat"])
+    seat = fields.get("seat")
+    if isinstance(seat, int) and not isinstance(seat, bool) and "name" not in fields:  # a phone may send any value
         given = names(seat - 1) if names is not None else ""
         out["name"] = given or cat.words.get("seat", "Seat {n}").format(n=seat)
     for k, v in fields.items():

@@ -11,23 +11,25 @@ with a 4xx/5xx status; nothing changes at the table when it is refused.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from importlib import resources
 from typing import Any, Callable
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from companion.call.words import LANGUAGES, reason_of, refusal_line
-from companion.rules.errors import Reason
+from companion.rules.errors import Reason, RefusedError
+from companion.web.gate import Limits
 from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
+from companion.web.limits import RequestLimit, json_object
 from companion.web.seats import WEB, seat_token
 
 log = logging.getLogger(__name__)
@@ -36,11 +38,9 @@ HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Ty
            "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                       "style-src 'self' 'unsafe-inline'; "
                                       "frame-ancestors 'none'"}
-MAX_BODY = 2048          # bytes in a POST body
 ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
 SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
 KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
-PER_CLIENT_SOCKETS = 16  # WebSockets per client address (12 phones on one loopback bench fit)
 
 
 async def _until_closed(ws: WebSocket) -> None:
@@ -54,10 +54,13 @@ def _static(name: str) -> bytes:
 
 
 def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origins: Origins,
-               limit: RateLimit | None = None) -> Starlette:
+               limit: RateLimit | None = None, limits: Limits | None = None) -> Starlette:
     """The app. ``submit(text, source)`` queues an input for the kiosk and returns its request id
-    (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``); ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act."""
+    (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``);
+    ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act; ``limits`` bound request bodies
+    (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
     limit = limit or RateLimit()
+    limits = limits or Limits()
     files = {name: _static(name) for name in STATIC}
     sockets: Counter[str] = Counter()
 
@@ -70,6 +73,11 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
         line = refusal_line(exc, lang if lang in LANGUAGES else "en")
         return JSONResponse({"ok": False, "error": str(exc), "reason": exc.reason.value, "line": line},
                             status_code=exc.status, headers=HEADERS)
+
+    def request_line() -> str:
+        """The words of reason ``request`` in the table's language (the middleware's refusals)."""
+        lang = hub.view.get("lang")
+        return refusal_line(RefusedError("", Reason.REQUEST), lang if lang in LANGUAGES else "en")
 
     async def page(request: Request) -> Response:
         if why := origins.check_host(request.headers.get("host")):  # no DNS-rebound page reads the table
@@ -94,19 +102,7 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
             raise WebRefusal(why, Reason.REQUEST, 403)
         if not limit.allow(client):
             raise WebRefusal("too many requests from this phone (expected at most a few a second)", Reason.BUSY, 429)
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise WebRefusal(f"request of {len(raw)} bytes is too large (expected at most {MAX_BODY})", Reason.REQUEST,
-                             413)
-        try:
-            body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise WebRefusal("request body is not JSON (expected an object like {\"seat\": 1})",
-                             Reason.REQUEST) from None
-        if not isinstance(body, dict):
-            raise WebRefusal("request body is not a JSON object (expected an object like {\"seat\": 1})",
-                             Reason.REQUEST)
-        return body
+        return json_object(await request.body(), limits.max_json_depth)  # RequestLimit bounds its size and time
 
     async def send_input(text: str) -> None:
         request = submit(text, WEB)
@@ -162,7 +158,7 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
     async def live(ws: WebSocket) -> None:
         client = ws.client.host if ws.client else "?"
         why = origins.check(ws.headers.get("host"), ws.headers.get("origin"))
-        if why or sockets[client] >= PER_CLIENT_SOCKETS:
+        if why or sockets[client] >= limits.websockets_per_address:
             await ws.close(code=1008, reason=(why or "too many connections from this address")[:120])
             return
         sockets[client] += 1
@@ -197,4 +193,6 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
     routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
               Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
               Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(RequestLimit, max_body=limits.max_body,
+                                                           body_seconds=limits.body_seconds,
+                                                           max_head=limits.max_head, line=request_line)])

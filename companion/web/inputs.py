@@ -43,13 +43,15 @@ def _seat(body: Mapping[str, Any], view: Mapping[str, Any]) -> int:
     if view.get("phase") in (None, "new-game") or not players:
         raise WebRefusal("no game yet: seats open once the player count is scanned", Reason.PLAYERS_FIRST, 409)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
-        raise WebRefusal(f"seat {seat!r} is not at this table (expected a seat 1..{players})", Reason.SEAT,
-                         seat=seat)
+        raise WebRefusal(f"seat {seat!r} is not at this table (expected a seat 1..{players})", Reason.SEAT)
     return seat
 
 
 def _owner(body: Mapping[str, Any], seat: int, secret: bytes, claims: Mapping[int, int]) -> None:
-    if not token_matches(secret, dict(claims), seat, body.get("token")):
+    token = body.get("token")
+    if not isinstance(token, str) or not token.isascii():  # a token is hex digits; compare_digest takes ASCII only
+        token = None
+    if not token_matches(secret, dict(claims), seat, token):
         raise WebRefusal(f"seat {seat} is not yours (expected the phone that claimed seat {seat})", Reason.NOT_YOURS,
                          403, seat=seat)
 

@@ -17,6 +17,7 @@ import socket
 import threading
 from typing import Any, Callable, Iterable
 
+from companion.web.gate import Gate, Limits, gated_protocols
 from companion.web.guard import Origins, RateLimit, host_names, lan_address
 from companion.web.hub import Hub
 
@@ -40,8 +41,10 @@ class WebServer:
     """The page's server on a bound socket. ``loop`` is the server's event loop once started; ``post(fn,
     *args)`` runs ``fn`` on it from any thread without waiting."""
 
-    def __init__(self, sock: socket.socket, app: Any, hub: Hub, address: str, origins: Origins | None = None):
+    def __init__(self, sock: socket.socket, app: Any, hub: Hub, address: str, origins: Origins | None = None,
+                 limits: Limits | None = None):
         self.sock = sock
+        self.gate = Gate(limits or Limits())
         self.app = app
         self.hub = hub
         self.address = address
@@ -53,8 +56,10 @@ class WebServer:
 
     @classmethod
     def open(cls, host: str, port: int, *, submit: Callable[[str, str], int], secret: bytes,
-             hosts: Iterable[str] = (), limit: RateLimit | None = None) -> "WebServer":
-        """Bind ``host:port`` (port 0 = any free port) and build the app. Raises OSError when it cannot bind."""
+             hosts: Iterable[str] = (), limit: RateLimit | None = None,
+             limits: Limits | None = None) -> "WebServer":
+        """Bind ``host:port`` (port 0 = any free port) and build the app. ``limits`` (sizes, times, connection
+        caps: :class:`companion.web.gate.Limits`) default to the kiosk's. Raises OSError when it cannot bind."""
         from companion.web.app import create_app
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
@@ -71,8 +76,9 @@ class WebServer:
         names = host_names(host, hosts)
         hub = Hub()
         origins = Origins({*names, shown})
-        app = create_app(hub, submit, secret, origins, limit)
-        return cls(sock, app, hub, f"http://{shown}:{port}/", origins)
+        limits = limits or Limits()
+        app = create_app(hub, submit, secret, origins, limit, limits)
+        return cls(sock, app, hub, f"http://{shown}:{port}/", origins, limits)
 
     def refresh(self) -> str:
         """The page address again, for a server on every interface whose LAN address may have changed (the
@@ -93,11 +99,17 @@ class WebServer:
         return self.address
 
     def start(self, timeout: float = 5.0) -> None:
-        """Start serving on a daemon thread; returns once the server listens (or after ``timeout`` s)."""
+        """Start serving on a daemon thread; returns once the server listens (or after ``timeout`` s). The
+        connections go through ``self.gate`` (caps per address and in all, request-head deadline)."""
         import uvicorn
+        from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+        limits = self.gate.limits
+        http, ws = gated_protocols(self.gate, AutoWebSocketsProtocol)
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
-                                ws="auto", ws_max_size=4096, ws_ping_interval=15, ws_ping_timeout=20,
-                                timeout_keep_alive=5, limit_concurrency=200,
+                                http=http, ws=ws, ws_max_size=limits.max_message, ws_ping_interval=15,
+                                ws_ping_timeout=20, timeout_keep_alive=limits.keep_alive_seconds,
+                                h11_max_incomplete_event_size=limits.max_head,
+                                limit_concurrency=limits.total + 16,  # a backstop: the gate refuses first
                                 timeout_graceful_shutdown=1)
         self._server = uvicorn.Server(config)
 
