@@ -1,4 +1,5 @@
-"""Synthesised sound effects: start, collision, fall, dq, finish, crowd (16-bit mono WAV, 22050 Hz).
+"""Synthesised sound effects: start, collision, fall, dq, finish, crowd (16-bit mono WAV, 22050 Hz), each at the
+level :data:`companion.voice.levels.EFFECT_LEVEL_DB` (6 dB under the voice before the duck).
 
 The project makes its own sounds: ``python -m companion.voice.sfx`` writes ``sounds/effects/<name>.wav``; the files
 are committed, and a test checks they are what this module makes. Deterministic (a fixed noise seed).
@@ -14,6 +15,8 @@ from typing import Callable, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
+
+from companion.voice.levels import EFFECT_LEVEL_DB, normalise
 
 RATE = 22050
 """Sample rate in Hz (the same as espeak-ng's voice output, so the mixer does not resample)."""
@@ -127,13 +130,14 @@ def wav_bytes(samples: Samples) -> bytes:
 
 
 def render(name: str, seed: int = 7) -> bytes:
-    """One effect as WAV bytes; raises ValueError for an unknown name."""
+    """One effect as WAV bytes at :data:`EFFECT_LEVEL_DB`; raises ValueError for an unknown name."""
     try:
         fn = EFFECTS[name]
     except KeyError:
         raise ValueError(f"unknown effect {name!r} (expected one of: {', '.join(EFFECTS)})") from None
     rng = np.random.default_rng(seed)
-    return wav_bytes(fn(rng) if fn in (collision, crowd) else fn())
+    samples = fn(rng) if fn in (collision, crowd) else fn()
+    return wav_bytes(normalise(samples, RATE, EFFECT_LEVEL_DB))
 
 
 def write_all(folder: str | Path) -> list[Path]:
