@@ -131,3 +131,15 @@ def master_line(path: str | Path) -> bool:
         return False
     Path(path).write_bytes(wav_bytes(normalise(trim_tail(samples, rate), rate, VOICE_LEVEL_DB), rate))
     return True
+
+
+SPEECH_BAND = (300.0, 3400.0)
+"""The speech band in Hz (telephone speech): where the words are, and where an effect must stay under them."""
+
+
+def speech_band(samples: Samples, rate: int, band: tuple[float, float] = SPEECH_BAND) -> Samples:
+    """``samples`` with everything outside ``band`` (Hz) taken out (an FFT brick-wall filter over the whole)."""
+    spectrum = np.fft.rfft(samples)
+    freqs = np.fft.rfftfreq(len(samples), 1.0 / rate)
+    spectrum[(freqs < band[0]) | (freqs > band[1])] = 0.0
+    return np.fft.irfft(spectrum, len(samples))

@@ -114,7 +114,7 @@ class VoiceCache:
         if self._stopped.is_set():
             raise VoiceUnavailable("the voice is stopping")
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(suffix=".wav", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(suffix=".part", dir=path.parent)  # not a *.wav until it is whole
         os.close(fd)
         try:
             argv = [self.espeak, "-v", voice, "-s", str(self.speed), "-w", tmp, "--", text]
@@ -162,25 +162,25 @@ class VoiceCache:
             return
         with self._lock:
             if self._size is None:
-                self._size = sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+                self._size = sum(_size(p) for p in self.dir.glob("*/*.wav"))
             else:
-                self._size += path.stat().st_size
+                self._size += _size(path)
             if self._size <= self.max_bytes:
                 return
-            files = sorted(self.dir.glob("*/*.wav"), key=lambda p: p.stat().st_mtime)
-            self._size = sum(p.stat().st_size for p in files)
+            files = sorted(self.dir.glob("*/*.wav"), key=_mtime)
+            self._size = sum(_size(p) for p in files)
             for old in files:
                 if self._size <= self.max_bytes * 0.9:
                     break
                 if old == path:
                     continue
-                size = old.stat().st_size
+                size = _size(old)
                 old.unlink(missing_ok=True)
                 self._size -= size
 
     def size(self) -> int:
         """Bytes of WAVs in the cache now."""
-        return sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+        return sum(_size(p) for p in self.dir.glob("*/*.wav"))
 
     def prerender(self, lines: Iterable[str], voice: str) -> int:
         """Render every line not yet cached; returns how many were rendered. Ends early once :meth:`stop`."""
@@ -200,6 +200,21 @@ class VoiceCache:
             procs = list(self._procs)
         for proc in procs:
             _kill(proc)
+
+
+def _size(path: Path) -> int:
+    """Bytes of a cached file; 0 once gone (another process sharing the cache may evict it meanwhile)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
