@@ -43,3 +43,9 @@ def test_write_all_writes_every_effect(tmp_path):
     paths = sfx.write_all(tmp_path)
     assert sorted(p.stem for p in paths) == sorted(sfx.EFFECTS)
     assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_the_race_start_line_waits_until_the_start_signal_is_over():
+    from companion.voice.sounds import START_LEAD
+    start, _ = samples(sfx.render("start"))
+    assert len(start) / sfx.RATE <= START_LEAD <= len(start) / sfx.RATE + 0.25

@@ -120,23 +120,27 @@ def test_a_line_with_a_delay_waits_for_it_and_the_lines_after_it_keep_their_orde
     assert voice.update().text == "Laatste kaart!"
 
 
-def test_the_sink_holds_a_card_line_for_its_effect_only_when_effects_play(tmp_path):
+def test_the_sink_holds_a_line_for_its_effect_only_when_effects_play(tmp_path):
     from types import SimpleNamespace
 
     from companion.call.caller import Caller
     from companion.rules import Race
     from companion.voice.sink import VoiceSink
-    from companion.voice.sounds import EFFECT_LEAD
+    from companion.rules.game_events import Phase, PhaseChanged
+    from companion.voice.sounds import EFFECT_LEAD, START_LEAD
     for effects, wait in ((True, EFFECT_LEAD), (False, 0.0)):
         clock = FakeClock()
         voice, audio, _ = make_voice(tmp_path / str(effects), clock, seconds=1.0)
         sink = VoiceSink(Caller("en", random.Random(0)), voice, audio, effects=effects)
         race = Race()
         sink.events(race.push_text("MF"), SimpleNamespace(game=None), clock())
-        assert [line.ready_at - line.at for line in voice.queue] == [wait]
+        assert [line.ready_at - line.at for line in voice.queue] == pytest.approx([wait])
         assert (("effect", "fall") in audio.played) is effects
         sink.events(race.push_text("H+3"), SimpleNamespace(game=None), clock())   # no effect: no wait
         assert [line.ready_at - line.at for line in voice.queue][-1] == 0.0
+        voice.queue.clear()
+        sink.events([PhaseChanged(Phase.RACING, 2)], SimpleNamespace(game=None), clock())
+        assert [line.ready_at - line.at for line in voice.queue] == pytest.approx([START_LEAD if effects else 0.0])
 
 
 def test_voice_never_lags_the_race_by_more_than_one_card(tmp_path):

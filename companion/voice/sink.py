@@ -40,14 +40,14 @@ class VoiceSink(BaseSink):
         self.serial = 0  # grows with every card revealed (races and undos included): the queue's card order
 
     def events(self, events: list[Event], table: Table, now: float) -> None:
-        from companion.voice.sounds import EFFECT_LEAD, effects_for, lead_for
+        from companion.voice.sounds import START_LEAD, effects_for, lead_for
         cards, rest = split_cards(events)
         for e in rest:
             if isinstance(e, PhaseChanged) and e.phase.value == "racing":
                 if self.effects:
                     self.audio.play_effect("start")
                 self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase",
-                               delay=EFFECT_LEAD if self.effects else 0.0)
+                               delay=START_LEAD if self.effects else 0.0)
         race = getattr(table.game, "race", None) if table.game is not None else None
         per_pass = race.track.reveals_per_pass if race is not None else None
         for group in cards:

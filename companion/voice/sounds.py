@@ -27,6 +27,10 @@ EFFECT_LEAD = 0.25
 the line starts over its (ducked) tail instead of on top of its loudest part. Lines of a card without an effect
 start at once."""
 
+START_LEAD = 1.9
+"""Seconds between the start effect (three beeps and a long one, 1.8 s) and the race-start line: the call follows
+the signal, as after a starting gun."""
+
 
 def effects_for(events: Iterable[ev.Event]) -> list[str]:
     """The effects for a card's events, in order, each at most once (a pile-up is one crash, not three)."""
