@@ -10,8 +10,8 @@ the line ends, and rises back to 0 dB over :data:`RELEASE` seconds (both straigh
 lines, the deepest duck of any of them holds, so a line that starts while the last one's release is still
 rising carries on down from where it is, without a jump.
 
->>> round(effects_gain(0.5, [(0.0, 1.0)]), 3)        # mid-line: -12 dB
-0.251
+>>> round(effects_gain(0.5, [(0.0, 1.0)]), 3)        # mid-line: -18 dB
+0.126
 >>> effects_gain(5.0, [(0.0, 1.0)])                   # long after: full volume
 1.0
 """
@@ -23,10 +23,11 @@ from typing import Iterable, overload
 import numpy as np
 from numpy.typing import NDArray
 
-DUCK_DB = -12.0
-"""dB the effects drop by while the voice speaks (below 0)."""
-ATTACK = 0.05
-"""Seconds the effects take to fall to :data:`DUCK_DB` once a line starts."""
+DUCK_DB = -18.0
+"""dB the effects drop by while the voice speaks (below 0): with the effects made 6 dB under the voice, 24 dB
+under it while it speaks (a broadcast voice-over duck is 15-20 dB)."""
+ATTACK = 0.03
+"""Seconds the effects take to fall to :data:`DUCK_DB` once a line starts (one frame of the kiosk)."""
 RELEASE = 0.35
 """Seconds the effects take to come back to full volume after a line ends."""
 
@@ -52,12 +53,18 @@ def effects_gain(t: NDArray[np.float64], spans: Iterable[Span]) -> NDArray[np.fl
 
 
 def effects_gain(t: float | NDArray[np.float64], spans: Iterable[Span]) -> float | NDArray[np.float64]:
-    """The effects' linear gain (:data:`DUCK_DB`..0 dB as 0.25..1.0) at time ``t`` (seconds, a float or an array
+    """The effects' linear gain (:data:`DUCK_DB`..0 dB as 0.126..1.0) at time ``t`` (seconds, a float or an array
     of times) given the voice lines ``spans`` on the same clock."""
     times = np.asarray(t, dtype=np.float64)
     db = np.zeros_like(times)
-    for start, end in spans:
-        db = np.minimum(db, _span_db(times, start, end))
+    if times.ndim == 1 and len(times) > 1 and bool(np.all(np.diff(times) >= 0)):
+        for start, end in spans:  # sorted times (a timeline): each line touches only its own stretch
+            stop = len(times) if end is None else int(np.searchsorted(times, end + RELEASE, "right"))
+            first = int(np.searchsorted(times, start, "left"))
+            db[first:stop] = np.minimum(db[first:stop], _span_db(times[first:stop], start, end))
+    else:
+        for start, end in spans:
+            db = np.minimum(db, _span_db(times, start, end))
     gain = np.power(10.0, db / 20.0)
     if np.ndim(t) == 0:
         return float(gain)

@@ -168,7 +168,7 @@ def test_the_mixer_ducks_every_effect_channel_while_a_line_plays(tmp_path):
         busy = audio.voice_busy()
         frames.append((clock() - 10.25, busy, effect_volumes(mixer)))
     during = [v for t, busy, v in frames if ATTACK < t < 2.0]
-    assert during and all(v == {round(DUCKED, 4)} for v in during)        # every effect channel, 12 dB down
+    assert during and all(v == {round(DUCKED, 4)} for v in during)        # every effect channel, ducked
     assert mixer.volume[VOICE_CHANNEL] == 1.0                            # the voice is never touched
     assert not any(i == VOICE_CHANNEL for _, i, _ in mixer.volumes)
     for _ in range(round((RELEASE + 0.1) * 30)):

@@ -138,8 +138,10 @@ SPEECH_BAND = (300.0, 3400.0)
 
 
 def speech_band(samples: Samples, rate: int, band: tuple[float, float] = SPEECH_BAND) -> Samples:
-    """``samples`` with everything outside ``band`` (Hz) taken out (an FFT brick-wall filter over the whole)."""
-    spectrum = np.fft.rfft(samples)
-    freqs = np.fft.rfftfreq(len(samples), 1.0 / rate)
+    """``samples`` with everything outside ``band`` (Hz) taken out (an FFT brick-wall filter over the whole,
+    zero-padded to a power of two: an FFT of a length with large prime factors takes seconds)."""
+    size = 1 << max(1, int(len(samples) - 1).bit_length())
+    spectrum = np.fft.rfft(samples, size)
+    freqs = np.fft.rfftfreq(size, 1.0 / rate)
     spectrum[(freqs < band[0]) | (freqs > band[1])] = 0.0
-    return np.fft.irfft(spectrum, len(samples))
+    return np.fft.irfft(spectrum, size)[:len(samples)]
