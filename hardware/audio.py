@@ -7,7 +7,8 @@ Backends (all with the same methods):
 - :class:`NullAudio`: does nothing; made when there is no audio device, after one log line. The race goes on.
 
 Each follows :class:`hardware.device.AudioOut` (``close()``, ``closed``, a context manager). The caller tells
-the mixer where the effect files are (``effects``: a folder of ``<name>.wav``); audio knows nothing else.
+the mixer where the effect files are (``effects``: a folder of ``<name>.wav``); audio knows nothing else. The
+mixer ducks the effects under the voice (:mod:`hardware.ducking`).
 
 >>> with open_audio("mock") as audio:
 ...     audio.play_effect("finish"); audio.played
