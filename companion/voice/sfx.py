@@ -8,14 +8,13 @@ are committed, and a test checks they are what this module makes. Deterministic 
 from __future__ import annotations
 
 import argparse
-import io
-import wave
 from pathlib import Path
 from typing import Callable, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.voice import levels
 from companion.voice.levels import EFFECT_LEVEL_DB, normalise
 
 RATE = 22050
@@ -119,14 +118,7 @@ EFFECTS: dict[str, Callable[..., Samples]] = {"start": start, "collision": colli
 
 def wav_bytes(samples: Samples) -> bytes:
     """Float samples (-1..1) as a 16-bit mono WAV file at :data:`RATE`."""
-    pcm = (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(pcm.tobytes())
-    return buf.getvalue()
+    return levels.wav_bytes(samples, RATE)
 
 
 def render(name: str, seed: int = 7) -> bytes:
