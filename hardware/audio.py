@@ -7,7 +7,8 @@ Backends (all with the same methods):
 - :class:`NullAudio`: does nothing; made when there is no audio device, after one log line. The race goes on.
 
 Each follows :class:`hardware.device.AudioOut` (``close()``, ``closed``, a context manager). The caller tells
-the mixer where the effect files are (``effects``: a folder of ``<name>.wav``); audio knows nothing else.
+the mixer where the effect files are (``effects``: a folder of ``<name>.wav``); audio knows nothing else. The
+mixer ducks the effects under the voice (:mod:`hardware.ducking`).
 
 >>> with open_audio("mock") as audio:
 ...     audio.play_effect("finish"); audio.played
@@ -18,10 +19,12 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 from hardware.device import AudioOut, Device
+from hardware.ducking import Span, effects_gain, recent
 
 log = logging.getLogger("hotstreak.audio")
 
@@ -36,32 +39,71 @@ Audio = AudioOut
 class PygameAudio(Device):
     """The pygame-ce mixer. ``driver``: an SDL audio driver (``"alsa"``, ``"pulseaudio"``, ``"dummy"``, ``"disk"``)
     or None for SDL's choice; ``effects`` the folder of ``<name>.wav`` effect files (None: no effects, each
-    ``play_effect`` raises ValueError). Raises ``pygame.error`` (a RuntimeError) when no device can be opened."""
+    ``play_effect`` raises ValueError). Raises ``pygame.error`` (a RuntimeError) when no device can be opened.
+
+    The effects duck under the voice (:mod:`hardware.ducking`): each call (the voice asks :meth:`voice_busy` once
+    a frame) sets every effect channel's volume to :func:`hardware.ducking.effects_gain` of ``clock()`` (seconds)
+    and the voice lines played. ``mixer``: a ``pygame.mixer``-like module (tests pass a fake that records the
+    channel volumes); None imports pygame's."""
 
     name = "pygame"
 
     def __init__(self, driver: str | None = None, frequency: int = 22050, buffer: int = 512,
-                 effects: str | Path | None = None, channels: int = 8):
-        if driver:
-            os.environ["SDL_AUDIODRIVER"] = driver
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame
-        self._pg = pygame
-        pygame.mixer.init(frequency=frequency, size=-16, channels=1, buffer=buffer)
-        pygame.mixer.set_num_channels(channels)
-        pygame.mixer.set_reserved(1)
-        self._voice = pygame.mixer.Channel(VOICE_CHANNEL)
+                 effects: str | Path | None = None, channels: int = 8, *,
+                 clock: Callable[[], float] = time.monotonic, mixer: Any = None):
+        if mixer is None:
+            if driver:
+                os.environ["SDL_AUDIODRIVER"] = driver
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+            import pygame
+            mixer = pygame.mixer
+        self._mixer = mixer
+        mixer.init(frequency=frequency, size=-16, channels=1, buffer=buffer)
+        mixer.set_num_channels(channels)
+        mixer.set_reserved(1)
+        self._voice = mixer.Channel(VOICE_CHANNEL)
+        self._effect_channels = [mixer.Channel(i) for i in range(VOICE_CHANNEL + 1, channels)]
         self._effects_dir = Path(effects) if effects else None
         self._effects: dict[str, Any] = {}
+        self._clock = clock
+        self._spans: list[Span] = []
+        self._gain = 1.0
+        self._duck()
 
     def play_voice(self, path: str | Path) -> None:
-        self._voice.play(self._pg.mixer.Sound(str(path)))
+        sound = self._mixer.Sound(str(path))
+        now = self._clock()
+        self._end_voice(now)
+        self._voice.play(sound)
+        self._spans.append((now, now + float(sound.get_length())))
+        self._duck()
 
     def voice_busy(self) -> bool:
+        self._duck()
         return bool(self._voice.get_busy())
 
     def stop_voice(self) -> None:
         self._voice.stop()
+        self._end_voice(self._clock())
+        self._duck()
+
+    def _end_voice(self, now: float) -> None:
+        """A line cut at ``now`` ends there (the duck starts its release)."""
+        if self._spans:
+            start, end = self._spans[-1]
+            if end is None or end > now:
+                self._spans[-1] = (start, max(start, now))
+
+    def _duck(self) -> None:
+        """Set the effect channels' volume to the duck's gain now."""
+        now = self._clock()
+        self._spans = recent(self._spans, now)
+        gain = effects_gain(now, self._spans)
+        if abs(gain - self._gain) < 1e-4:
+            return
+        self._gain = gain
+        for channel in self._effect_channels:
+            channel.set_volume(gain)
 
     def play_effect(self, name: str) -> None:
         sound = self._effects.get(name)
@@ -71,13 +113,15 @@ class PygameAudio(Device):
             path = self._effects_dir / f"{name}.wav"
             if not path.exists():
                 raise ValueError(f"unknown effect {name!r} (expected a file {path})")
-            sound = self._effects[name] = self._pg.mixer.Sound(str(path))
-        channel = self._pg.mixer.find_channel(True)
+            sound = self._effects[name] = self._mixer.Sound(str(path))
+        self._duck()
+        channel = self._mixer.find_channel(True)
         if channel is not None:
+            channel.set_volume(self._gain)
             channel.play(sound)
 
     def _release(self) -> None:
-        self._pg.mixer.quit()
+        self._mixer.quit()
 
 
 class MockAudio(Device):

@@ -9,7 +9,8 @@ import shutil
 import pytest
 
 from companion.rules.race import play
-from companion.voice.pace import Said, cards_of, heard, said_at_pace
+from companion.voice.pace import Said, cards_of, effects_at, heard, said_at_pace
+from companion.voice.sounds import EFFECT_LEAD as LEAD
 from conftest import hotstreak
 
 
@@ -43,15 +44,25 @@ def test_a_plain_line_is_cut_when_essential_news_of_the_next_card_waits():
     said = said_at_pace(cards, 1.0, "en", fixed(2.5))
     first, fall = said
     assert first.cut and first.end == pytest.approx(1.0)
-    assert fall.card == 2 and fall.start == pytest.approx(1.0) and not fall.cut
+    assert fall.card == 2 and fall.start == pytest.approx(1.0 + LEAD) and not fall.cut  # after its effect
     assert heard(cards, said, 1.0) == (1, 1)
 
 
 def test_essential_news_is_not_cut_by_plain_news():
     cards = cards_of(play(["MF", "H+3"])[1])
     said = said_at_pace(cards, 1.0, "en", fixed(1.5))
-    assert not said[0].cut and said[0].end == pytest.approx(1.5)
-    assert said[1].card == 2 and said[1].start == pytest.approx(1.5)
+    assert said[0].start == pytest.approx(LEAD)                       # the fall's effect goes first
+    assert not said[0].cut and said[0].end == pytest.approx(LEAD + 1.5)
+    assert said[1].card == 2 and said[1].start == pytest.approx(LEAD + 1.5)
+
+
+def test_a_card_with_an_effect_plays_it_on_the_reveal_and_its_line_after_the_lead():
+    cards = cards_of(play(["H+3", "MF", "D+1"])[1])
+    assert effects_at(cards, 2.0) == [(2.0, "fall")]
+    said = said_at_pace(cards, 2.0, "en", fixed(1.0))
+    assert [s.start for s in said] == pytest.approx([0.0, 2.0 + LEAD, 4.0])
+    quiet = said_at_pace(cards, 2.0, "en", fixed(1.0), effects=False)   # effects off: no wait
+    assert [s.start for s in quiet] == pytest.approx([0.0, 2.0, 4.0])
 
 
 def test_heard_counts_essential_events_named_before_the_next_reveal():

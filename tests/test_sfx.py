@@ -1,4 +1,5 @@
-"""The synthesised sound effects: committed files are what companion.voice.sfx makes, in the mixer's format."""
+"""The synthesised sound effects: committed files are what companion.voice.sfx makes, in the mixer's format, at
+one level under the voice."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import wave
 import numpy as np
 import pytest
 
-from companion.voice import sfx
+from companion.voice import levels, sfx
 from companion.call.announcer import sounds_dir
 
 
@@ -27,7 +28,9 @@ def test_committed_effect_is_the_synthesised_one(name):
     assert np.abs(committed - fresh).max() <= 2  # the same up to last-bit float differences between machines
     seconds = len(fresh) / sfx.RATE
     assert 0.3 <= seconds <= 3.0
-    assert np.abs(fresh).max() > 8000  # audible, not silence
+    level = levels.level_db(fresh / 32768.0, sfx.RATE)
+    assert level == pytest.approx(levels.EFFECT_LEVEL_DB, abs=0.2)  # every effect at one level ...
+    assert level <= levels.VOICE_LEVEL_DB - 5                         # ... well under the voice
     assert np.abs(fresh).max() < 32767  # and not clipped flat
 
 
@@ -40,3 +43,9 @@ def test_write_all_writes_every_effect(tmp_path):
     paths = sfx.write_all(tmp_path)
     assert sorted(p.stem for p in paths) == sorted(sfx.EFFECTS)
     assert all(p.stat().st_size > 1000 for p in paths)
+
+
+def test_the_race_start_line_waits_until_the_start_signal_is_over():
+    from companion.voice.sounds import START_LEAD
+    start, _ = samples(sfx.render("start"))
+    assert len(start) / sfx.RATE <= START_LEAD <= len(start) / sfx.RATE + 0.25

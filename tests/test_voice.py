@@ -106,6 +106,44 @@ def test_voice_plays_lines_in_order_one_at_a_time(tmp_path):
     assert [kind for kind, _ in audio.played] == ["voice", "voice"]
 
 
+def test_a_line_with_a_delay_waits_for_it_and_the_lines_after_it_keep_their_order(tmp_path):
+    clock = FakeClock()
+    voice, audio, _ = make_voice(tmp_path, clock, seconds=1.0)
+    voice.say("Mum valt!", 1, priority=0, delay=0.25)
+    voice.say("Laatste kaart!", 1)
+    assert voice.update() is None                       # its sound effect goes first
+    clock.advance(0.2)
+    assert voice.update() is None
+    clock.advance(0.05)
+    assert voice.update().text == "Mum valt!"
+    clock.advance(1.0)
+    assert voice.update().text == "Laatste kaart!"
+
+
+def test_the_sink_holds_a_line_for_its_effect_only_when_effects_play(tmp_path):
+    from companion.call.caller import Caller
+    from companion.rules import Race
+    from companion.voice.sink import VoiceSink
+    from companion.rules.game_events import Phase, PhaseChanged
+    from companion.voice.sounds import EFFECT_LEAD, START_LEAD
+    from companion.rules.table import Table
+    from companion.view.table_view import build
+    view = build(Table())
+    for effects, wait in ((True, EFFECT_LEAD), (False, 0.0)):
+        clock = FakeClock()
+        voice, audio, _ = make_voice(tmp_path / str(effects), clock, seconds=1.0)
+        sink = VoiceSink(Caller("en", random.Random(0)), voice, audio, effects=effects)
+        race = Race()
+        sink.events(race.push_text("MF"), view, clock())
+        assert [line.ready_at - line.at for line in voice.queue] == pytest.approx([wait])
+        assert (("effect", "fall") in audio.played) is effects
+        sink.events(race.push_text("H+3"), view, clock())   # no effect: no wait
+        assert [line.ready_at - line.at for line in voice.queue][-1] == 0.0
+        voice.queue.clear()
+        sink.events([PhaseChanged(Phase.RACING, 2)], view, clock())
+        assert [line.ready_at - line.at for line in voice.queue] == pytest.approx([START_LEAD if effects else 0.0])
+
+
 def test_voice_never_lags_the_race_by_more_than_one_card(tmp_path):
     """Cards come every second, each with three 2-second lines: the voice skips, it never falls behind."""
     clock = FakeClock()

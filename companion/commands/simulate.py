@@ -10,6 +10,7 @@ import argparse
 import json
 import random
 import sys
+from pathlib import Path
 
 from companion.call import racecall
 from companion.rules import events as ev
@@ -27,6 +28,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", type=_pace, metavar="S",
                    help="with --json: add \"said\", the lines the voice would play if card n were revealed at "
                         "(n-1)*S seconds (real espeak-ng line lengths from the voice cache, the real queue)")
+    p.add_argument("--stems", metavar="DIR",
+                   help="with --json --pace: also write what the table would hear at that pace to DIR/voice.wav, "
+                        "DIR/effects.wav and DIR/mix.wav (one timeline, the effects ducked under the voice as the "
+                        "kiosk's mixer does); DIR is made if its parent folder exists")
     p.add_argument("cards", nargs="+", metavar="CARD", help="card notation or label code, or - for stdin")
 
 
@@ -72,11 +77,22 @@ def read_cards(items: list[str]) -> list[str]:
     return cards
 
 
-def said(events: list[ev.Event], pace: float, lang: str, per_pass: int) -> list[dict]:
-    """The ``said`` list of ``--pace``: real espeak-ng lengths (voice cache), the real queue. Raises
-    VoiceUnavailable when espeak-ng is missing or fails."""
+def said(events: list[ev.Event], pace: float, lang: str, per_pass: int, stems: Path | None = None) -> list[dict]:
+    """The ``said`` list of ``--pace``: real espeak-ng lengths (voice cache), the real queue; with ``stems`` also
+    the voice, effects and mix written there (:mod:`companion.voice.stems`). Raises VoiceUnavailable when
+    espeak-ng is missing or fails."""
+    from companion.call.caller import Caller
     from companion.voice.pace import cards_of, espeak_length, said_at_pace
-    lines = said_at_pace(cards_of(events), pace, lang, espeak_length(lang), per_pass=per_pass)
+    from companion.voice.speech import VoiceCache
+    cache = VoiceCache()
+    cards = cards_of(events)
+    lines = said_at_pace(cards, pace, lang, espeak_length(lang, cache), per_pass=per_pass)
+    if stems is not None:
+        from companion.call.words import sounds_dir
+        from companion.voice.stems import race_stems, write_stems
+        voice = Caller(lang).voice
+        write_stems(stems, race_stems(cards, lines, pace, lambda text: cache.render(text, voice),
+                                      sounds_dir() / "effects"))
     return [s.to_dict() for s in lines]
 
 
@@ -85,6 +101,15 @@ def run(args: argparse.Namespace) -> int:
         print("hotstreak simulate: --pace needs --json (the said lines are part of the JSON object)",
               file=sys.stderr)
         return 2
+    stems = None
+    if args.stems is not None:
+        if args.pace is None:
+            print("hotstreak simulate: --stems needs --json --pace S (the stems are the said lines at that pace)",
+                  file=sys.stderr)
+            return 2
+        from companion.commands.outpath import output_folder
+        from companion.voice.stems import STEMS
+        stems = output_folder(args.stems, "--stems", STEMS)
     track = load_track(args.track)
     deck = load_deck(args.deck)
     race, events = play(read_cards(args.cards), track, deck)
@@ -99,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         if args.pace is not None:
             from companion.voice.speech import VoiceUnavailable
             try:
-                out["said"] = said(events, args.pace, args.lang, track.reveals_per_pass)
+                out["said"] = said(events, args.pace, args.lang, track.reveals_per_pass, stems)
             except VoiceUnavailable as exc:
                 print(f"hotstreak simulate: --pace needs the voice: {exc}", file=sys.stderr)
                 return 2

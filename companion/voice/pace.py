@@ -2,7 +2,8 @@
 (n-1) * pace seconds. The real caller and the real :class:`companion.voice.speech.Voice` queue run on a fake
 clock; each line lasts as long as its rendered audio (:func:`wav_seconds` of the espeak-ng WAV in the voice
 cache, or any ``length`` function in tests). Rendering time itself is not counted (the kiosk renders the
-fixed lines ahead and the rest in a background thread).
+fixed lines ahead and the rest in a background thread). As in the kiosk, a card's sound effects play on its
+reveal (:func:`effects_at`) and its lines wait :data:`companion.voice.sounds.EFFECT_LEAD` after them.
 
 >>> from companion.rules.race import play
 >>> said = said_at_pace(cards_of(play(["HF", "H+2"])[1]), 2.5, "en", length=lambda text: 1.0)
@@ -20,6 +21,7 @@ from typing import Callable, Iterable
 
 from companion.call.caller import ESSENTIAL, Caller
 from companion.rules import events as ev
+from companion.voice.sounds import effects_for, lead_for
 from companion.voice.speech import Voice, VoiceCache
 
 SEED = 2026
@@ -135,11 +137,18 @@ class _TextCache:
         pass
 
 
+def effects_at(cards: list[list[ev.Event]], pace: float) -> list[tuple[float, str]]:
+    """The sound effects played when card n is revealed at (n-1) * ``pace`` seconds: ``(seconds, effect name)``,
+    in order (the kiosk's :func:`companion.voice.sounds.effects_for` of each card, all at its reveal)."""
+    return [((n - 1) * pace, name) for n, events in enumerate(cards, 1) for name in effects_for(events)]
+
+
 def said_at_pace(cards: list[list[ev.Event]], pace: float, lang: str, length: Callable[[str], float],
-                 seed: int = SEED, per_pass: int | None = None) -> list[Said]:
+                 seed: int = SEED, per_pass: int | None = None, effects: bool = True) -> list[Said]:
     """The lines the voice plays when card n (1-based, its events ``cards[n-1]``) is revealed at (n-1) * ``pace``
     seconds; lines the queue drops are absent. ``per_pass``: reveals in a pass (the track's), for the "last
-    card" line. Raises ValueError for a pace not above 0 or an unknown language."""
+    card" line. ``effects``: the kiosk plays sound effects (a card with one holds its lines for the effect's
+    lead). Raises ValueError for a pace not above 0 or an unknown language."""
     if not pace > 0:
         raise ValueError(f"pace {pace!r} must be more than 0 seconds a card")
     caller = Caller(lang, random.Random(seed))
@@ -169,9 +178,10 @@ def said_at_pace(cards: list[list[ev.Event]], pace: float, lang: str, length: Ca
             clock.t = round(clock.t + FRAME, 6)
             frame()
         clock.t = reveal
+        delay = lead_for(events) if effects else 0.0
         for spoken in caller.card_lines(events, n, per_pass):
             voice.say(spoken.text, n, priority=spoken.priority, slot=spoken.slot, max_age=spoken.max_age,
-                      meta=spoken.covers)
+                      meta=spoken.covers, delay=delay)
         frame()
     limit = clock.t + 120.0
     while (len(voice.queue) or playing is not None) and clock.t < limit:

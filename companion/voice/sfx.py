@@ -1,4 +1,5 @@
-"""Synthesised sound effects: start, collision, fall, dq, finish, crowd (16-bit mono WAV, 22050 Hz).
+"""Synthesised sound effects: start, collision, fall, dq, finish, crowd (16-bit mono WAV, 22050 Hz), each at the
+level :data:`companion.voice.levels.EFFECT_LEVEL_DB` (6 dB under the voice before the duck).
 
 The project makes its own sounds: ``python -m companion.voice.sfx`` writes ``sounds/effects/<name>.wav``; the files
 are committed, and a test checks they are what this module makes. Deterministic (a fixed noise seed).
@@ -7,13 +8,14 @@ are committed, and a test checks they are what this module makes. Deterministic 
 from __future__ import annotations
 
 import argparse
-import io
-import wave
 from pathlib import Path
 from typing import Callable, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
+
+from companion.voice import levels
+from companion.voice.levels import EFFECT_LEVEL_DB, normalise
 
 RATE = 22050
 """Sample rate in Hz (the same as espeak-ng's voice output, so the mixer does not resample)."""
@@ -116,24 +118,18 @@ EFFECTS: dict[str, Callable[..., Samples]] = {"start": start, "collision": colli
 
 def wav_bytes(samples: Samples) -> bytes:
     """Float samples (-1..1) as a 16-bit mono WAV file at :data:`RATE`."""
-    pcm = (np.clip(samples, -1.0, 1.0) * 32767).astype("<i2")
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(pcm.tobytes())
-    return buf.getvalue()
+    return levels.wav_bytes(samples, RATE)
 
 
 def render(name: str, seed: int = 7) -> bytes:
-    """One effect as WAV bytes; raises ValueError for an unknown name."""
+    """One effect as WAV bytes at :data:`EFFECT_LEVEL_DB`; raises ValueError for an unknown name."""
     try:
         fn = EFFECTS[name]
     except KeyError:
         raise ValueError(f"unknown effect {name!r} (expected one of: {', '.join(EFFECTS)})") from None
     rng = np.random.default_rng(seed)
-    return wav_bytes(fn(rng) if fn in (collision, crowd) else fn())
+    samples = fn(rng) if fn in (collision, crowd) else fn()
+    return wav_bytes(normalise(samples, RATE, EFFECT_LEVEL_DB))
 
 
 def write_all(folder: str | Path) -> list[Path]:

@@ -42,19 +42,20 @@ class VoiceSink(NullSink):
         self.serial = 0  # grows with every card revealed (races and undos included): the queue's card order
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
-        from companion.voice.sounds import effects_for
+        from companion.voice.sounds import START_LEAD, effects_for, lead_for
         cards, rest = split_cards(events)
         for e in rest:
             if isinstance(e, PhaseChanged) and e.phase is Phase.RACING:
                 if self.effects:
                     self.audio.play_effect("start")
-                self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase")
+                self.voice.say(self.caller.race_start(e.race_no), self.serial, priority=1, slot="phase",
+                               delay=START_LEAD if self.effects else 0.0)
         per_pass = view.race.track.reveals_per_pass if view.race is not None else None
         for group in cards:
             self.serial += 1
             for line in self.caller.card_lines(group, self.serial, per_pass):
                 self.voice.say(line.text, self.serial, priority=line.priority, slot=line.slot,
-                               max_age=line.max_age)
+                               max_age=line.max_age, delay=lead_for(group) if self.effects else 0.0)
         for line in self.caller.table_lines(rest, view):
             self.voice.say(line.text, None, priority=line.priority, slot=line.slot, max_age=line.max_age)
         if self.effects:

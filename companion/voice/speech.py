@@ -1,10 +1,12 @@
 """The announcer's voice: espeak-ng renders lines to a WAV cache; a queue keeps the voice within a card of the race.
 
 - :class:`VoiceCache`: ``espeak-ng -v VOICE -w FILE TEXT`` into a cache folder, one file per hash of
-  voice + speed + text; a cached line costs only a file lookup.
+  voice + speed + text, mastered once (its silent tail trimmed, its level set: ``companion.voice.levels``); a
+  cached line costs only a file lookup.
 - :class:`VoiceQueue`: lines tagged with the card they belong to; when a newer card is revealed, waiting lines
   of older cards are dropped (nothing starts after the next card is revealed), and lines older than their
-  ``max_age`` seconds; a newer line with the same ``slot`` replaces a waiting one. On the caller's clock.
+  ``max_age`` seconds; a newer line with the same ``slot`` replaces a waiting one; a line may wait a ``delay``
+  after it is queued (its card's sound effect goes first). On the caller's clock.
 - :class:`Voice`: the two together with an audio backend (``hardware.audio``); renders ahead in the background
   (fixed lines) and on demand (the rest), plays the next line when the voice channel is free, cuts a line two
   cards behind or a plain line when an essential one of a newer card waits. Call :meth:`Voice.update` once a
@@ -33,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Protocol
 
+from companion.voice.levels import master_line
+
 log = logging.getLogger("hotstreak.voice")
 
 Clock = Callable[[], float]
@@ -49,6 +53,10 @@ def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hotstreak" / "voice"
 
+
+MASTERING = "trim50ms-18dB"
+"""The mastering of the cached lines (:func:`companion.voice.levels.master_line`), part of each file's cache key:
+a change of mastering renders every line again instead of playing a file mastered the old way."""
 
 CACHE_CAP_BYTES = 64 * 1024 * 1024
 """The voice cache's default size cap: past it, the least recently used WAVs are deleted (a few thousand lines;
@@ -86,15 +94,16 @@ class VoiceCache:
 
     def path_for(self, text: str, voice: str) -> Path:
         """The cache file of a line (it may not exist yet)."""
-        digest = hashlib.sha256(f"{voice}\0{self.speed}\0{text}".encode()).hexdigest()[:32]
+        digest = hashlib.sha256(f"{voice}\0{self.speed}\0{MASTERING}\0{text}".encode()).hexdigest()[:32]
         return self.dir / voice / f"{digest}.wav"
 
     def has(self, text: str, voice: str) -> bool:
         return self.path_for(text, voice).exists()
 
     def render(self, text: str, voice: str) -> Path:
-        """The WAV of ``text`` in ``voice``, rendered now if not cached. Raises VoiceUnavailable naming the cause
-        (also when the cache was stopped)."""
+        """The WAV of ``text`` in ``voice``, rendered now if not cached and mastered (silent tail trimmed, level
+        set; a file espeak-ng wrote that is not 16-bit PCM WAV is kept as it is). Raises VoiceUnavailable naming
+        the cause (also when the cache was stopped)."""
         path = self.path_for(text, voice)
         if path.exists():
             try:
@@ -105,7 +114,7 @@ class VoiceCache:
         if self._stopped.is_set():
             raise VoiceUnavailable("the voice is stopping")
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(suffix=".wav", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(suffix=".part", dir=path.parent)  # not a *.wav until it is whole
         os.close(fd)
         try:
             argv = [self.espeak, "-v", voice, "-s", str(self.speed), "-w", tmp, "--", text]
@@ -120,6 +129,7 @@ class VoiceCache:
             if done.returncode != 0 or os.path.getsize(tmp) == 0:
                 err = (done.stderr or b"").decode(errors="replace").strip()
                 raise VoiceUnavailable(f"{self.espeak} -v {voice} failed on {text!r}: {err or done.returncode}")
+            master_line(tmp)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
@@ -152,25 +162,25 @@ class VoiceCache:
             return
         with self._lock:
             if self._size is None:
-                self._size = sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+                self._size = sum(_size(p) for p in self.dir.glob("*/*.wav"))
             else:
-                self._size += path.stat().st_size
+                self._size += _size(path)
             if self._size <= self.max_bytes:
                 return
-            files = sorted(self.dir.glob("*/*.wav"), key=lambda p: p.stat().st_mtime)
-            self._size = sum(p.stat().st_size for p in files)
+            files = sorted(self.dir.glob("*/*.wav"), key=_mtime)
+            self._size = sum(_size(p) for p in files)
             for old in files:
                 if self._size <= self.max_bytes * 0.9:
                     break
                 if old == path:
                     continue
-                size = old.stat().st_size
+                size = _size(old)
                 old.unlink(missing_ok=True)
                 self._size -= size
 
     def size(self) -> int:
         """Bytes of WAVs in the cache now."""
-        return sum(p.stat().st_size for p in self.dir.glob("*/*.wav"))
+        return sum(_size(p) for p in self.dir.glob("*/*.wav"))
 
     def prerender(self, lines: Iterable[str], voice: str) -> int:
         """Render every line not yet cached; returns how many were rendered. Ends early once :meth:`stop`."""
@@ -190,6 +200,21 @@ class VoiceCache:
             procs = list(self._procs)
         for proc in procs:
             _kill(proc)
+
+
+def _size(path: Path) -> int:
+    """Bytes of a cached file; 0 once gone (another process sharing the cache may evict it meanwhile)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except FileNotFoundError:
+        return 0.0
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
@@ -213,7 +238,7 @@ class Line:
     revealed; None: not tied to a card, e.g. a table line), ``at`` the clock time it was queued, ``priority``
     0 for essential news, ``slot`` (a newer line with the same slot replaces it while waiting), ``max_age``
     seconds it may wait (None: no limit; :data:`DEFAULT`: the queue's), ``meta`` anything the caller keeps
-    with it."""
+    with it, ``delay`` seconds after ``at`` before it may start (:attr:`ready_at`)."""
 
     text: str
     card: int | None
@@ -222,6 +247,12 @@ class Line:
     slot: str | None = None
     max_age: float | None = DEFAULT
     meta: Any = None
+    delay: float = 0.0
+
+    @property
+    def ready_at(self) -> float:
+        """The clock time from which the line may start."""
+        return self.at + self.delay
 
 
 class VoiceQueue:
@@ -249,16 +280,17 @@ class VoiceQueue:
         return iter(list(self._lines))
 
     def put(self, text: str, card: int | None = None, priority: int = 1, slot: str | None = None,
-            max_age: float | None = DEFAULT, meta: Any = None) -> Line:
-        """Queue a line for ``card``; a newer card makes waiting lines more than ``max_lag_cards`` behind it
-        stale; a line with a ``slot`` replaces a waiting line of that slot."""
+            max_age: float | None = DEFAULT, meta: Any = None, delay: float = 0.0) -> Line:
+        """Queue a line for ``card``, to start no sooner than ``delay`` seconds from now; a newer card makes
+        waiting lines more than ``max_lag_cards`` behind it stale; a line with a ``slot`` replaces a waiting line
+        of that slot."""
         if card is not None and (self.newest_card is None or card > self.newest_card):
             self.newest_card = card
         if slot is not None:
             gone = [line for line in self._lines if line.slot == slot]
             self._lines = collections.deque(line for line in self._lines if line.slot != slot)
             self.dropped.extend(gone)
-        line = Line(text, card, self.clock(), priority, slot, max_age, meta)
+        line = Line(text, card, self.clock(), priority, slot, max_age, meta, delay)
         self._lines.append(line)
         self.drop_stale()
         return line
@@ -359,11 +391,12 @@ class Voice:
         self.closed = False
 
     def say(self, text: str, card: int | None = None, priority: int = 1, slot: str | None = None,
-            max_age: float | None = DEFAULT, meta: Any = None) -> None:
-        """Queue ``text`` for ``card`` (see :class:`Line`) and start rendering it."""
+            max_age: float | None = DEFAULT, meta: Any = None, delay: float = 0.0) -> None:
+        """Queue ``text`` for ``card`` (see :class:`Line`), to start no sooner than ``delay`` seconds from now,
+        and start rendering it."""
         if not self.enabled or self.closed:
             return
-        self.queue.put(text, card, priority, slot, max_age, meta)
+        self.queue.put(text, card, priority, slot, max_age, meta, delay)
         if self._now_pool is not None and text not in self._jobs and not self.cache.has(text, self.voice):
             self._jobs[text] = self._now_pool.submit(self.cache.render, text, self.voice)
 
@@ -397,8 +430,8 @@ class Voice:
             return None
         while True:
             line = self.queue.peek()
-            if line is None:
-                return None
+            if line is None or line.ready_at > self.clock() + 1e-9:
+                return None  # nothing, or its sound effect goes first: keep the order
             path = self._ready(line.text)
             if path is None:
                 return None  # still rendering: keep the order, try again next frame
