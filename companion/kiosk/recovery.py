@@ -78,7 +78,7 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
                                    "move it away by hand (sudo mv FILE FILE.damaged), then restart")
         else:
             log.error("journal %s: %s; moved aside to %s (nothing deleted) and a new journal started - to get "
-                      "that game back see README 'Undo, resume and the journal'", path, problem.what, aside)
+                      "that game back see docs/operations.md, 'The journal is damaged'", path, problem.what, aside)
             try:
                 return Journal(path), [f"The journal was damaged and moved aside ({aside.name}): a new game starts"]
             except JournalError as again:
@@ -111,7 +111,7 @@ def check(path: str | Path) -> list[tuple[str, str]]:
     try:
         check_file(path)
     except JournalError as exc:
-        return [(f"{path}: {exc.what}", "the kiosk moves it aside at its next start; see README"
+        return [(f"{path}: {exc.what}", "the kiosk moves it aside at its next start; see docs/operations.md"
                  if exc.kind == "damaged" else exc.fix)]
     if not p.exists():
         return []
