@@ -134,6 +134,27 @@ def test_esc_while_a_name_is_typed_cancels_it_and_a_second_esc_closes(window_on_
     assert quit_ == [1]
 
 
+def test_the_screen_sinks_window_keys_let_the_first_esc_cancel_a_name(window_on_sdl_dummy):
+    """The kiosk's own handler (name entry, then the buttons) says which keys it took: the first Esc while a
+    name is typed cancels the name, the second closes the window; u goes to the buttons."""
+    from companion.screen.sink import ScreenSink
+
+    class Display:
+        def draw(self, model, now, extra=None):
+            pass
+
+        def present(self):
+            pass
+    pressed: list[str] = []
+    sink = ScreenSink(Display())
+    sink._seats = 4
+    on_key = sink.window_keys(lambda name: pressed.append(name) or name in ("u", "g", "space"))
+    assert on_key("n") is True and on_key("a") is True      # a name is being typed
+    assert on_key("escape") is True                          # cancels the name
+    assert on_key("escape") is False                         # not taken: the window closes
+    assert on_key("u") is True and pressed[-1] == "u"
+
+
 def test_esc_on_the_dummy_or_console_display_does_not_stop_the_table(monkeypatch):
     pygame = pytest.importorskip("pygame")
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")

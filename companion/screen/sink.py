@@ -87,12 +87,14 @@ class ScreenSink(NullSink):
             self._next = 0.0
         return consumed
 
-    def window_keys(self, buttons: Callable[[str], Any] | None) -> Callable[[str], None]:
+    def window_keys(self, buttons: Callable[[str], Any] | None) -> Callable[[str], bool]:
         """A key handler for the desktop window (``hardware.display`` ``on_key``): the name entry first, then
-        ``buttons`` (u undo, g or space GO) for the keys it did not take."""
-        def on_key(name: str) -> None:
-            if not self.key(name) and buttons is not None:
-                buttons(name)
+        ``buttons`` (u undo, g or space GO) for the keys it did not take. True when one of them took the key
+        (so Esc while a name is typed cancels the name; a second Esc closes the window)."""
+        def on_key(name: str) -> bool:
+            if self.key(name):
+                return True
+            return bool(buttons(name)) if buttons is not None else False
         return on_key
 
     def render(self, view: TableView, now: float) -> None:
