@@ -201,3 +201,45 @@ def test_headless_demo_plays_the_whole_game(run_cli):
     assert result.returncode == 0, result.stderr
     assert "Final standings" in result.stdout and result.stdout.count("Race over") == 3
     assert result.stdout.count("Refused") == 2  # the two deliberate mistakes of the sample game
+
+
+def test_a_write_that_waits_on_the_sd_card_keeps_the_screen_lights_and_watchdog_going(tmp_path):
+    """An SD card that stalls a write (a slow fsync, a frozen file system): while the journal waits, the sinks
+    are drawn and the watchdog pinged, the screen says it is saving, and the input is then accepted as usual.
+    The stall ends from inside the third drawing, so nothing here waits on the machine's timing."""
+    import threading
+
+    from conftest import FakeClock
+    from companion.view.sink import NullSink
+    from companion.kiosk.controller import SAVING
+
+    stalled, release = threading.Event(), threading.Event()
+    journal = Journal(tmp_path / "journal.db")
+    append = journal.append
+
+    def slow_append(*args, **kwargs):
+        stalled.set()
+        assert release.wait(60), "the table never drew while the write waited"
+        return append(*args, **kwargs)
+    journal.append = slow_append
+    clock = FakeClock()
+
+    class Screen(NullSink):
+        drawn, notices = 0, []
+
+        def render(self, view, now):
+            if stalled.is_set():
+                Screen.drawn += 1
+                clock.advance(0.3)
+                if Screen.drawn == 3:
+                    release.set()
+
+        def notice(self, message, view, now):
+            Screen.notices.append(message)
+    ticks = []
+    controller = Controller(journal, sinks=[Screen()], clock=clock, on_tick=ticks.append)
+    result = controller.handle("HS-NEW")
+    assert result.accepted and [e.text for e in journal.entries()] == ["HS-NEW"]
+    assert Screen.drawn >= 3 and len(ticks) >= 3
+    assert Screen.notices == [SAVING]
+    controller.close()

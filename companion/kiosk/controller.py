@@ -17,6 +17,7 @@ no longer applies on replay (an edited data file) is kept in the journal, marked
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import itertools
 import logging
@@ -47,6 +48,9 @@ SAVE_FAILED = "can't save - check the SD card"
 BATCH = 32              # inputs handled per loop pass at most (the rest wait for the next pass)
 BATCH_SECONDS = 0.2     # ... and no longer than this (s), so the watchdog keeps being pinged under a flood
 RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s)
+STALL_TICK = 0.1        # while a write to the journal waits on the SD card, the sinks are drawn this often (s)
+SAVING_AFTER = 0.5      # ... and after this long the screen says it is saving (s)
+SAVING = "Saving - the SD card is slow, one moment"
 ADDRESS_SECONDS = 10.0  # how often the phone page's address is looked at again (the Wi-Fi may come up late)
 
 __all__ = ["Controller", "Result", "Undone", "replay", "status_dict"]
@@ -123,6 +127,7 @@ class Controller:
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
         self._rescued: str | None = None  # what the last rescue of a deleted or replaced journal did
+        self._writer: concurrent.futures.ThreadPoolExecutor | None = None  # the journal's writes (see _written)
         self._requests = itertools.count(1)
         self._request_lock = threading.Lock()
         self._odds: OddsView | None = None  # the newest odds known in this phase
@@ -307,7 +312,7 @@ class Controller:
         ran, the game is written to a fresh journal at the same path from ``entries`` (every input accepted
         so far), that is said loudly, and ``write()`` is tried once more. Raises JournalError."""
         try:
-            return write()
+            return self._written(write)
         except JournalReplaced as exc:
             try:
                 aside = self.journal.rebuild(self.entries, self.wall())
@@ -322,7 +327,34 @@ class Controller:
             log.error("journal %s, nothing lost", self._rescued)
             self.notices.append(f"The journal was {'deleted' if 'deleted' in exc.what else 'replaced'}: "
                                 "the game was saved again")
-            return write()
+            return self._written(write)
+
+    def _written(self, write: Callable[[], Any]) -> Any:
+        """``write()`` run on the journal's own thread while this one keeps the table alive: a write that waits
+        on a stalled SD card (a slow fsync, a frozen file system) does not freeze the screen, the lights or the
+        systemd watchdog. Every ``STALL_TICK`` s of waiting the sinks are drawn and ``on_tick`` runs; after
+        ``SAVING_AFTER`` s the screen says it is saving (once per write). No other input is taken meanwhile, so
+        the journal's order is the table's. Returns what ``write`` returns; raises what it raises."""
+        if self._writer is None:
+            self._writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+        future = self._writer.submit(write)
+        started = self.clock()
+        said = False
+        while True:
+            try:
+                return future.result(timeout=STALL_TICK)
+            except concurrent.futures.TimeoutError:
+                now = self.clock()
+                if not said and now - started >= SAVING_AFTER:
+                    said = True
+                    log.warning("journal %s: a write has waited %.1f s on the SD card; the table keeps going",
+                                self.journal.path, now - started)
+                    for sink in self._all():
+                        self._call(sink, "notice", sink.notice, SAVING, self.view, now)
+                for sink in self._all():
+                    self._call(sink, "render", sink.render, self.view, now)
+                if self.on_tick:
+                    self.on_tick(now)
 
     def _saved(self, now: float) -> None:
         if self._rescued is not None:  # on screen and in status until the next retry or save
@@ -413,6 +445,8 @@ class Controller:
     def close(self) -> None:
         for sink in self._all():
             self._call(sink, "close", sink.close)
+        if self._writer is not None:
+            self._writer.shutdown(wait=False)
 
     def _all(self) -> list[Sink]:
         """Every sink, the lights first."""
