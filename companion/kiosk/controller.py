@@ -349,12 +349,8 @@ class Controller:
                     said = True
                     log.warning("journal %s: a write has waited %.1f s on the SD card; the table keeps going",
                                 self.journal.path, now - started)
-                    for sink in self._all():
-                        self._call(sink, "notice", sink.notice, SAVING, self.view, now)
-                for sink in self._all():
-                    self._call(sink, "render", sink.render, self.view, now)
-                if self.on_tick:
-                    self.on_tick(now)
+                    self.notices.append(SAVING)
+                self._draw(now)
 
     def _saved(self, now: float) -> None:
         if self._rescued is not None:  # on screen and in status until the next retry or save
@@ -404,6 +400,11 @@ class Controller:
             self._summarise_one()
         self._take_odds()
         self._look_up_address(now)
+        self._draw(now)
+        return results
+
+    def _draw(self, now: float) -> None:
+        """Show the notices waiting, draw every sink, ping the watchdog (``on_tick``)."""
         while self.notices:
             notice = self.notices.pop(0)
             for sink in self._all():
@@ -412,7 +413,6 @@ class Controller:
             self._call(sink, "render", sink.render, self.view, now)
         if self.on_tick:
             self.on_tick(now)
-        return results
 
     def _take_odds(self) -> None:
         newest = None
