@@ -17,7 +17,6 @@ no longer applies on replay (an edited data file) is kept in the journal, marked
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import itertools
 import logging
@@ -25,6 +24,7 @@ import queue
 import random
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor  # imported now: a kiosk may drop privileges later
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -127,7 +127,7 @@ class Controller:
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
         self._rescued: str | None = None  # what the last rescue of a deleted or replaced journal did
-        self._writer: concurrent.futures.ThreadPoolExecutor | None = None  # the journal's writes (see _written)
+        self._writer: ThreadPoolExecutor | None = None  # the journal's writes (see _written)
         self._requests = itertools.count(1)
         self._request_lock = threading.Lock()
         self._odds: OddsView | None = None  # the newest odds known in this phase
@@ -336,14 +336,14 @@ class Controller:
         ``SAVING_AFTER`` s the screen says it is saving (once per write). No other input is taken meanwhile, so
         the journal's order is the table's. Returns what ``write`` returns; raises what it raises."""
         if self._writer is None:
-            self._writer = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
         future = self._writer.submit(write)
         started = self.clock()
         said = False
         while True:
             try:
                 return future.result(timeout=STALL_TICK)
-            except concurrent.futures.TimeoutError:
+            except TimeoutError:  # concurrent.futures.TimeoutError is this one since 3.11
                 now = self.clock()
                 if not said and now - started >= SAVING_AFTER:
                     said = True
