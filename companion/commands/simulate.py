@@ -72,7 +72,7 @@ def read_cards(items: list[str]) -> list[str]:
     return cards
 
 
-def said(events: list[ev.Event], pace: float, lang: str, per_pass: int) -> list[dict]:
+def said(events: list[ev.Event], pace: float, lang: str, per_pass: int) -> list[dict[str, object]]:
     """The ``said`` list of ``--pace``: real espeak-ng lengths (voice cache), the real queue. Raises
     VoiceUnavailable when espeak-ng is missing or fails."""
     from companion.voice.pace import cards_of, espeak_length, said_at_pace
