@@ -78,4 +78,4 @@ def use_colours(chosen: dict[str, RGB]) -> None:
         hex_colour(rgb)  # checks the channels
     COLOURS.clear()
     COLOURS.update(DEFAULT_COLOURS)
-    COLOURS.update({name.strip().lower(): tuple(rgb) for name, rgb in chosen.items()})  # type: ignore[misc]
+    COLOURS.update({name.strip().lower(): (rgb[0], rgb[1], rgb[2]) for name, rgb in chosen.items()})

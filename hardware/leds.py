@@ -43,7 +43,8 @@ ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
 # ----- strips ---------------------------------------------------------------------------------------------
 def scale(pixel: Pixel, factor: float) -> Pixel:
     """``pixel`` times ``factor`` (0..1), rounded, each channel clamped to 0..255."""
-    return tuple(max(0, min(255, int(round(c * factor)))) for c in pixel)  # type: ignore[return-value]
+    r, g, b = (max(0, min(255, int(round(c * factor)))) for c in pixel)
+    return r, g, b
 
 
 class LedStrip(Device):

@@ -169,7 +169,10 @@ class Announcer:
         for key, options in self.catalogue.phrases.items():
             for phrase in options:
                 used = placeholders(phrase)
-                fill = lambda **f: capitalise(words.render(phrase, f, self.catalogue, key))  # noqa: E731
+
+                def fill(**f: object) -> str:
+                    return capitalise(words.render(phrase, f, self.catalogue, key))
+
                 if not used:
                     out.append(capitalise(phrase))
                 elif used == {"mascot"}:

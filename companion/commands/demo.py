@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     controller = kiosk.controller
     from companion.screen.sink import ScreenSink
     screen = next((s for s in controller.sinks if isinstance(s, ScreenSink)), None)
-    told = []
+    told: list[bool] = []
 
     def finished() -> bool:  # with a window: hold the final screen until the window is closed (kiosk.stop)
         done = scanner.done.is_set() and controller.inputs.empty()

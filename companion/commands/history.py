@@ -10,6 +10,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 from companion.kiosk.config import load_config
 from companion.kiosk.history import backfill, history_dict, seat_label
@@ -45,7 +46,7 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
-def text_lines(info: dict) -> list[str]:
+def text_lines(info: dict[str, Any]) -> list[str]:
     """The text form of :func:`companion.kiosk.history.history_dict`."""
     games = info["games"]
     out = [f"Finished games: {info['count']}" + (f" (the last {len(games)})" if len(games) < info["count"] else "")]

@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from companion.screen.model import replace, sample_model
+    from companion.screen.model import replace
+    from companion.screen.samples import sample_model
     if args.cards and args.screen != "race":
         raise ValueError(f"--cards sets the race on the race screen (expected --screen race, got {args.screen})")
     try:

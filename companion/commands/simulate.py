@@ -77,7 +77,8 @@ def read_cards(items: list[str]) -> list[str]:
     return cards
 
 
-def said(events: list[ev.Event], pace: float, lang: str, per_pass: int, stems: Path | None = None) -> list[dict]:
+def said(events: list[ev.Event], pace: float, lang: str, per_pass: int,
+         stems: Path | None = None) -> list[dict[str, object]]:
     """The ``said`` list of ``--pace``: real espeak-ng lengths (voice cache), the real queue; with ``stems`` also
     the voice, effects and mix written there (:mod:`companion.voice.stems`). Raises VoiceUnavailable when
     espeak-ng is missing or fails."""

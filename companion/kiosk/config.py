@@ -11,7 +11,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from companion.colours import COLOURS, hex_colour
 from companion.kiosk.errors import ConfigError
@@ -152,7 +152,7 @@ class Config:
     web_port: int = 8080
     web_hosts: tuple[str, ...] = ()
 
-    def lane_map_dict(self, spaces: int = 14) -> dict:
+    def lane_map_dict(self, spaces: int = 14) -> dict[str, Any]:
         """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
         return {"spaces": spaces, "segments": [0],
                 "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": self.pixels_per_space,
@@ -165,7 +165,8 @@ class _Reader:
         self.source = source
         self.data = data
 
-    def get(self, path: str, kind: type | tuple, default: Any, check=None, expected: str = "") -> Any:
+    def get(self, path: str, kind: type | tuple[type, ...], default: Any,
+            check: Callable[[Any], bool] | None = None, expected: str = "") -> Any:
         node: Any = self.data
         parts = path.split(".")
         for part in parts[:-1]:
@@ -271,11 +272,13 @@ def parse_config(text: str, source: str = "config") -> Config:
         if direction not in (1, -1):
             r.problems.append(f"{key}.direction: {direction!r} is not valid (expected 1 or -1)")
         lanes.append(LaneSegment(first if isinstance(first, int) else 0, direction if direction in (1, -1) else 1))
-    colours = {}
+    colours: dict[Mascot, tuple[int, int, int]] = {}
     for m in MASCOTS:
         text_ = r.get(f"colours.{m.value}", str, defaults["colours"][m.value], lambda v: _colour(v) is not None,
                       "a colour like \"#e8322a\"")
-        colours[m] = _colour(text_)
+        colour = _colour(text_)
+        assert colour is not None  # a bad colour was replaced by the default, which is a colour
+        colours[m] = colour
     cfg = Config(
         hardware=hardware,
         language=language,

@@ -106,7 +106,7 @@ class Controller:
                  sinks: Iterable[Sink] = (), lights: Sink | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], float] = time.time, rng: random.Random | None = None,
-                 on_tick: Callable[[float], None] | None = None, variant: str = "standard",
+                 on_tick: Callable[[float], object] | None = None, variant: str = "standard",
                  notices: Iterable[str] = (), batch: int = BATCH, names: Iterable[str] = (),
                  language: str = "en", join_url: Callable[[], str | None] | None = None):
         self.journal = journal

@@ -37,7 +37,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 
 from companion.kiosk.errors import JournalError, JournalReplaced, JournalWriteError
 
@@ -46,6 +46,7 @@ UNDO = "HS-UNDO"
 NEW = "HS-NEW"
 MAGIC = b"SQLite format 3\x00"
 _COLUMNS = ("id", "at", "source", "text", "data")
+_T = TypeVar("_T")
 
 _V0 = """
 CREATE TABLE IF NOT EXISTS inputs (
@@ -95,7 +96,7 @@ def _kind(text: str) -> str | None:
     return "new" if t == NEW else "undo" if t == UNDO else None
 
 
-def _row(r: tuple) -> Entry:
+def _row(r: tuple[Any, ...]) -> Entry:
     return Entry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6] == "v0")
 
 
@@ -332,7 +333,7 @@ class Journal:
         if version or undone or kinds:
             self.migrated_from = version
 
-    def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def _rows(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         """Run a read; sqlite3/OS errors become :class:`JournalError` naming the file."""
         try:
             return self._conn().execute(sql, args).fetchall()
@@ -347,7 +348,7 @@ class Journal:
         return self._db
 
     # ----- writing ----------------------------------------------------------------------------------
-    def _write(self, fn: Any) -> Any:
+    def _write(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn(db)`` in one committed transaction; sqlite3/OS errors become :class:`JournalWriteError`."""
         self._check_files()
         if self.readonly and not self.scratch or self._db is None:

@@ -118,11 +118,14 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     if cfg.led_count < lane_map.count:
         raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
     port = scanner or (cfg.scanner_port if chosen == "pi" else None)
+
+    def on_scan(text: str) -> None:
+        controller.submit(text, "scan")
     hw = make_hardware(
         chosen, scanner_port=port, baud=cfg.baud, script=script, sleep=sleep, window=window, clock=clock,
         scanner_mode="serial" if scanner else cfg.scanner_mode,
         hid_device=cfg.hid_device or None, layout=cfg.layout, max_length=cfg.max_length,
-        on_line=lambda text: controller.submit(text, "scan"),
+        on_line=on_scan,
         on_button=lambda name: controller.submit("HS-UNDO" if name == "undo" else "HS-GO", "button"),
         led_count=cfg.led_count, led_rows=[lane_map.lane_pixels(lane) for lane in lane_map.lanes],
         button_pins=cfg.buttons, debounce=cfg.debounce, repeat_window=cfg.repeat_window,

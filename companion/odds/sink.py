@@ -212,6 +212,7 @@ class OddsSink(NullSink):
                     self._cv.wait()
                 if self._stop:
                     return
+                assert self._want is not None  # the wait ends on a stop or on a situation asked for
                 key, known, players, race, cards = self._want
                 self._want = None
             try:

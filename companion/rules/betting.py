@@ -213,7 +213,7 @@ def bet_amount(bet: Bet, placings: Mapping[Mascot, int], side_happened: bool | N
         amount = table.side[(bet.ticket.level, bet.side)][0 if right else 1]
     else:
         payouts = table.mascot[(bet.ticket.level, bet.side)]
-        place = _place(placings, bet.ticket.mascot)  # type: ignore[arg-type]
+        place = _place(placings, Mascot(bet.ticket.stack))  # not a side stack: a mascot's
         amount = payouts[place - 1] if 1 <= place <= len(payouts) else 0
     return amount * table.double_factor if bet.double else amount
 

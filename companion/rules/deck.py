@@ -7,7 +7,7 @@ cards through this data, never through code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -32,6 +32,7 @@ class Deck:
     """All physical race cards, in label-code order."""
 
     cards: tuple[DeckCard, ...]
+    _by_code: dict[str, DeckCard] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_code", {c.code: c for c in self.cards})
@@ -43,13 +44,12 @@ class Deck:
         return iter(self.cards)
 
     def __contains__(self, code: object) -> bool:
-        return isinstance(code, str) and code.upper() in self._by_code  # type: ignore[attr-defined]
+        return isinstance(code, str) and code.upper() in self._by_code
 
     def by_code(self, code: str) -> DeckCard:
         """The card with this label code (any case). Raises InvalidCardError naming the code."""
         try:
-            card: DeckCard = self._by_code[code.strip().upper()]  # type: ignore[attr-defined]
-            return card
+            return self._by_code[code.strip().upper()]
         except KeyError:
             first, last = self.cards[0].code, self.cards[-1].code
             raise InvalidCardError(f"unknown card code {code!r} (expected {first}..{last})", code=code) from None

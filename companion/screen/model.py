@@ -16,7 +16,10 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping, TypedDict, Unpack
+
+if TYPE_CHECKING:
+    from companion.rules import Race, Track
 
 SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
 MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
@@ -50,7 +53,7 @@ class TrackView:
     final_stretch: int = 11
 
     @classmethod
-    def from_track(cls, track) -> "TrackView":
+    def from_track(cls, track: Track) -> "TrackView":
         """From a ``companion.rules.Track``."""
         return cls(track.lanes, track.spaces, track.finish_space, tuple(track.stars), tuple(track.fold_lines),
                    track.final_stretch)
@@ -187,7 +190,7 @@ class ScreenModel:
     pass_no: int = 1
     revealed: int = 0
     reveals_per_pass: int = 15
-    odds: Mapping[str, tuple[float, float, float, float]] | None = None
+    odds: Mapping[str, tuple[float, ...]] | None = None
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
@@ -217,7 +220,47 @@ class ScreenModel:
             object.__setattr__(self, "stacks", tuple(StackView(k, v) for k, v in self.stacks_left.items()))
 
 
-def placed_standings(rows) -> tuple[StandingView, ...]:
+class ScreenFields(TypedDict, total=False):
+    """Any of :class:`ScreenModel`'s fields by name, as ``from_race`` and ``replace`` take them."""
+
+    screen: str
+    race_no: int
+    players: int
+    phase: str
+    mascots: tuple[MascotView, ...]
+    folds: int
+    track: TrackView
+    last_card: CardView | None
+    moves: tuple[MoveView, ...]
+    fold: FoldView | None
+    log: tuple[str, ...]
+    podium: tuple[tuple[str, int], ...]
+    pass_no: int
+    revealed: int
+    reveals_per_pass: int
+    odds: Mapping[str, tuple[float, ...]] | None
+    known_cards: Mapping[str, tuple[str, ...]]
+    face_up_total: int
+    seats: tuple[SeatView, ...]
+    whose_pick: str | None
+    stacks: tuple[StackView, ...]
+    stacks_left: Mapping[str, int]
+    double_prompt: str | None
+    side_bet: str | None
+    side_bet_answer: bool | None
+    standings: tuple[StandingView, ...]
+    life_outcome: str | None
+    message: str | None
+    message_at: float
+    status: tuple[str, ...]
+    form: str | None
+    name_entry: tuple[int, int, str] | None
+    language: str
+    table_phase: str
+    join_url: str | None
+
+
+def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:
     """``(name, money)`` pairs (or StandingViews) -> StandingViews best first, equal money sharing a place."""
     pairs = [(r.name, r.money, r.line) if isinstance(r, StandingView) else (r[0], r[1], "") for r in rows]
     pairs.sort(key=lambda p: -p[1])
@@ -256,7 +299,7 @@ def trouble(status: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s for s in status if any(w in s.lower() for w in TROUBLE_WORDS))
 
 
-def _last_card_effects(race) -> tuple[tuple[MoveView, ...], FoldView | None]:
+def _last_card_effects(race: Race) -> tuple[tuple[MoveView, ...], FoldView | None]:
     """What the last pushed card did: a move per mascot it changed, and the fold it caused (if any)."""
     from companion.rules.events import Folded, OutOfBounds, OutOfBoundsWay
     if not race.cards:
@@ -265,7 +308,7 @@ def _last_card_effects(race) -> tuple[tuple[MoveView, ...], FoldView | None]:
     card, code = before.pop()
     after_race = before.copy()
     events = after_race.push(card, code)
-    moves = []
+    moves: list[MoveView] = []
     for a, b in zip(before.state.mascots, race.state.mascots):
         what = ""
         if a.status.value == "racing" and b.status.value == "finished":
@@ -280,7 +323,7 @@ def _last_card_effects(race) -> tuple[tuple[MoveView, ...], FoldView | None]:
             what = "turned"
         if what or (a.lane, a.space) != (b.lane, b.space):
             moves.append(MoveView(a.mascot.value, a.lane, a.space, b.lane, b.space, what))
-    fold = None
+    fold: FoldView | None = None
     folded = [e for e in events if isinstance(e, Folded)]
     if folded:
         under = tuple(e.mascot.value for e in events if isinstance(e, OutOfBounds) and e.way is OutOfBoundsWay.FOLD)
@@ -288,7 +331,7 @@ def _last_card_effects(race) -> tuple[tuple[MoveView, ...], FoldView | None]:
     return tuple(moves), fold
 
 
-def from_race(race, **fields) -> ScreenModel:
+def from_race(race: Race, **fields: Unpack[ScreenFields]) -> ScreenModel:
     """A race-screen model from a ``companion.rules.Race``: mascots, folds, track, pass, reveals, podium, the
     last card with what it moved, and the fold moment (while the next pass has no card yet); ``fields`` add
     or override anything else (``log=...``, ``seats=...``)."""
@@ -303,15 +346,14 @@ def from_race(race, **fields) -> ScreenModel:
     moves, fold = _last_card_effects(race)
     if state.revealed != 0 or state.over:
         fold = None
-    values = dict(screen="race", mascots=mascots, folds=state.folds, track=TrackView.from_track(race.track),
-                  podium=podium, pass_no=state.pass_no, revealed=state.revealed,
-                  reveals_per_pass=race.track.reveals_per_pass, last_card=last, moves=moves, fold=fold,
-                  phase="Race over" if state.over else "Racing")
-    values.update(fields)
-    return ScreenModel(**values)
+    model = ScreenModel(screen="race", mascots=mascots, folds=state.folds, track=TrackView.from_track(race.track),
+                        podium=podium, pass_no=state.pass_no, revealed=state.revealed,
+                        reveals_per_pass=race.track.reveals_per_pass, last_card=last, moves=moves, fold=fold,
+                        phase="Race over" if state.over else "Racing")
+    return dataclasses.replace(model, **fields)
 
 
-def replace(model: ScreenModel, **changes) -> ScreenModel:
+def replace(model: ScreenModel, **changes: Unpack[ScreenFields]) -> ScreenModel:
     """A copy of ``model`` with ``changes`` (``dataclasses.replace``)."""
     return dataclasses.replace(model, **changes)
 
@@ -330,6 +372,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["CardView", "FoldView", "MascotView", "MoveView", "OrderRow", "SCREENS", "SAMPLE_CARDS", "ScreenModel",
-           "SeatView", "StackView", "StandingView", "TrackView", "from_race", "from_table", "placed_standings",
-           "replace", "running_order", "sample_model", "sample_race", "seat_name", "ticket_text", "trouble"]
+__all__ = ["CardView", "FoldView", "MascotView", "MoveView", "OrderRow", "SCREENS", "SAMPLE_CARDS", "ScreenFields",
+           "ScreenModel", "SeatView", "StackView", "StandingView", "TrackView", "from_race", "from_table",
+           "placed_standings", "replace", "running_order", "sample_model", "sample_race", "seat_name", "ticket_text",
+           "trouble"]

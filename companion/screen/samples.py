@@ -7,7 +7,13 @@ rules engine's own. The race sample is a ``Race`` after :data:`SAMPLE_CARDS` (or
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from companion.screen.model import SCREENS, ScreenModel, from_race
+
+if TYPE_CHECKING:
+    from companion.rules import Event, Race
+    from companion.rules.table import Table
 
 SAMPLE_CARDS: tuple[str, ...] = ("H+3", "G+2>", "DF", "M*", "A+1", "HT", "D+1<", "G+3", "M+2", "H+2", "A+2", "MF",
                                  "G*", "D+2", "H-2", "HS02", "DF")
@@ -23,14 +29,14 @@ _STOPS = {"setup": ("setup", 1, 9), "betting": ("betting", 3, 6), "payouts": ("p
           "game-over": ("game-over", 3, 0)}
 
 
-def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS):
+def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS) -> tuple[Race, list[Event]]:
     """The sample race: a ``companion.rules.Race`` with ``cards`` pushed, and the events.
 
     Raises a ``companion.rules`` error (a ValueError) naming a card that is not a card or cannot be revealed.
     """
     from companion.rules import Race
     race = Race()
-    events = []
+    events: list[Event] = []
     for text in cards:
         events.extend(race.push_text(text))
     return race, events
@@ -39,7 +45,7 @@ def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS):
 SAMPLE_FORM = "Mum has won 4 of the last 10"
 
 
-def sample_table(screen: str):
+def sample_table(screen: str) -> Table:
     """A ``Table`` replaying the demo game with four named players up to the sample point of ``screen``."""
     from companion.rules.table import Table, realise
     from companion.tools.demo import parse_script, script_path
@@ -58,9 +64,10 @@ def sample_table(screen: str):
         except ValueError:
             continue  # the script's deliberate wrong scans
         if text.startswith("HS-PLAYERS-"):
+            assert table.game is not None  # a players scan that was taken starts the game
             for seat, name in enumerate(SAMPLE_NAMES[:table.game.players], 1):
                 table.apply(f"HS-NAME-{seat}:{name}")
-        if reached is None and table.phase == phase and table.game.race_no == race_no:
+        if reached is None and table.phase == phase and table.game is not None and table.game.race_no == race_no:
             reached = True
     return table
 

@@ -6,19 +6,38 @@ in the screen's language.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence, TypedDict, Unpack
 
 from companion.call.words import life_outcome
 from companion.rules.phases import Phase
-from companion.screen.model import ScreenModel, SeatView, StackView, StandingView, from_race
+from companion.rules.betting import Bet
+from companion.screen.model import ScreenFields, ScreenModel, SeatView, StackView, StandingView, from_race
 from companion.screen.words import say
-from companion.view.table_view import GameFacts, TableView, build
+from companion.view.table_view import GameFacts, Odds, TableView, build
+
+if TYPE_CHECKING:
+    from companion.rules.table import Table
 
 SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
                     "racing": "race", "payouts": "payouts", "game-over": "game-over"}
 PHASE_TITLE = {phase: say("en", "phase_" + phase) for phase in SCREEN_FOR_PHASE}
 """The header's phase text in English (``companion.screen.words`` has it in each language)."""
 LEVELS = ("top", "middle", "bottom")
+
+
+class ViewOptions(TypedDict, total=False):
+    """The options of :func:`from_view` by name, as :func:`from_table` passes them on."""
+
+    log: tuple[str, ...]
+    message: str | None
+    message_at: float
+    odds: Odds | None
+    status: tuple[str, ...]
+    money_before: Mapping[int, int] | None
+    name_entry: tuple[int, int, str] | None
+    language: str
+    form: str | None
+    join_url: str | None
 
 
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
@@ -29,7 +48,7 @@ def seat_name(seat: int, view: TableView | None = None, language: str = "en") ->
     return say(language, "seat", n=seat + 1)
 
 
-def ticket_text(bet, language: str = "en") -> str:
+def ticket_text(bet: Bet, language: str = "en") -> str:
     """A drafted ticket for the screen: ``"Hurley top, risky"`` (`` x2`` when doubled), in ``language``."""
     stack, level = bet.ticket.id.split("-")
     name = say(language, stack).upper() if stack in ("yes", "no") else stack.capitalize()
@@ -40,13 +59,14 @@ def ticket_text(bet, language: str = "en") -> str:
 def stack_views(game: GameFacts) -> tuple[StackView, ...]:
     """Each ticket stack as it is now: tickets left, the top ticket and what it pays on each side."""
     from companion.rules.betting import STACKS
-    out = []
+    out: list[StackView] = []
     table = game.ticket_table
     for stack in STACKS:
         taken = game.stacks_taken.get(stack, 0)
         left = max(0, len(LEVELS) - taken)
         top = LEVELS[taken] if left else None
-        safe = risky = ()
+        safe: tuple[int, ...] = ()
+        risky: tuple[int, ...] = ()
         if top is not None:
             pays = table.side if stack in ("yes", "no") else table.mascot
             safe, risky = tuple(pays[(top, "safe")]), tuple(pays[(top, "risky")])
@@ -56,14 +76,14 @@ def stack_views(game: GameFacts) -> tuple[StackView, ...]:
     return tuple(out)
 
 
-def from_table(table: Any, *, names: Sequence[str] = (), **options: Any) -> ScreenModel:
+def from_table(table: Table, *, names: Sequence[str] = (), **options: Unpack[ViewOptions]) -> ScreenModel:
     """The screen model of a ``companion.rules.table.Table`` (``names``: the config's player names by seat);
     ``options`` as for :func:`from_view`."""
     return from_view(build(table, names=names), **options)
 
 
 def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
-              odds: Any = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
+              odds: Odds | None = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
               name_entry: tuple[int, int, str] | None = None, language: str = "en",
               form: str | None = None, join_url: str | None = None) -> ScreenModel:
     """The screen model for a table's view in any phase.
@@ -73,7 +93,7 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     setup screens); ``join_url`` the phone page's address (a QR code).
     """
     phase = view.phase.value
-    common: dict[str, Any] = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
+    common: ScreenFields = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
                                   message=message, message_at=message_at, status=status, odds=odds,
                                   name_entry=name_entry, language=language, table_phase=phase, form=form)
     if join_url:
@@ -81,7 +101,9 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     game = view.game
     if game is None:
         return ScreenModel(**common)
-    name = lambda s: seat_name(s, view, language)  # noqa: E731
+    def name(seat: int) -> str:
+        return seat_name(seat, view, language)
+
     before = dict(money_before or {})
     if view.phase is Phase.PAYOUTS and game.settled and not before:
         earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
@@ -107,13 +129,13 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     standings = tuple(StandingView(name(s.seat), s.money, s.place, life_outcome(s.money, language))
                       for s in game.standings)
     stacks = stack_views(game) if game.variant.value == "standard" else ()
-    fields = dict(common, race_no=game.race_no, players=game.players, seats=seats,
-                  known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
-                  face_up_total=game.figures.face_up,
-                  stacks_left={s.stack: s.left for s in stacks},
-                  whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
-                  side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
-                  standings=standings, life_outcome=standings[0].line if standings else None)
+    fields = ScreenFields(**common, race_no=game.race_no, players=game.players, seats=seats,
+                          known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
+                          face_up_total=game.figures.face_up,
+                          stacks_left={s.stack: s.left for s in stacks},
+                          whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
+                          side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
+                          standings=standings, life_outcome=standings[0].line if standings else None)
     if view.race is not None:
         return from_race(view.race, **fields)
     return ScreenModel(**fields)
@@ -144,4 +166,5 @@ def _question(view: TableView, language: str = "en") -> str | None:
     return card.question if card is not None else None
 
 
-__all__ = ["PHASE_TITLE", "SCREEN_FOR_PHASE", "from_table", "from_view", "seat_name", "stack_views", "ticket_text"]
+__all__ = ["PHASE_TITLE", "SCREEN_FOR_PHASE", "ViewOptions", "from_table", "from_view", "seat_name", "stack_views",
+           "ticket_text"]

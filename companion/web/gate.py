@@ -22,11 +22,12 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HTTP, WEBSOCKET = "http", "websocket"
+_K = TypeVar("_K")
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Limits:
     reserve: int = 64                # of ``total``, kept for addresses holding fewer than ``newcomer``
     newcomer: int = 4                # a new phone: the page, its script, its style and its WebSocket
     head_seconds: float = 10.0       # from connecting (or the last response) to a complete request head
-    keep_alive_seconds: float = 5.0  # an idle connection between requests is closed after this
+    keep_alive_seconds: int = 5  # an idle connection between requests is closed after this
     body_seconds: float = 10.0       # from a request head to the end of its body
     max_head: int = 8192             # bytes in a request line plus headers
     max_body: int = 2048             # bytes in a request body
@@ -75,10 +76,8 @@ class Gate:
         self.per_address[address] += 1
 
     def give_back(self, address: str, kind: str) -> None:
-        for counter, key in ((self.open, (address, kind)), (self.per_address, address)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+        _drop(self.open, (address, kind))
+        _drop(self.per_address, address)
 
     def upgrade(self, address: str) -> str | None:
         """An HTTP connection asks to become a WebSocket: None (and it is counted as one) or a reason."""
@@ -95,7 +94,13 @@ def _refuse(transport: Any, reason: str) -> None:
     transport.close()
 
 
-def gated_protocols(gate: Gate, ws_base: type) -> tuple[type, type]:
+def _drop(counter: Counter[_K], key: _K) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]
+
+
+def gated_protocols(gate: Gate, ws_base: Callable[..., asyncio.Protocol]) -> tuple[type, type]:
     """(HTTP protocol class, WebSocket protocol class) for ``uvicorn.Config(http=..., ws=...)``, both counted
     by ``gate``; ``ws_base`` is the WebSocket protocol class uvicorn would use."""
 

@@ -62,6 +62,7 @@ class Origins:
         why = self.check_host(host)
         if why:
             return why
+        assert host is not None  # check_host refuses a missing host
         if origin is None:
             return "no Origin header (expected a request from this table's own page)"
         if origin.strip().lower() != f"http://{host.strip().lower()}":

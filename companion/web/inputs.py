@@ -149,7 +149,7 @@ def _checked(text: str, kind: type) -> str:
     try:
         code = parse_code(text)
     except RefusedError as exc:
-        raise WebRefusal(str(exc), exc.reason, **exc.fields) from None
+        raise WebRefusal(str(exc), exc.reason, 400, **exc.fields) from None
     if isinstance(code, FORBIDDEN) or not isinstance(code, kind):
         raise WebRefusal(f"{text!r} is not an input a phone may make", Reason.UNKNOWN, code=text)
     return text

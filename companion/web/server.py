@@ -104,6 +104,7 @@ class WebServer:
         import uvicorn
         from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
         limits = self.gate.limits
+        assert AutoWebSocketsProtocol is not None  # websockets is a dependency of the project
         http, ws = gated_protocols(self.gate, AutoWebSocketsProtocol)
         config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off",
                                 http=http, ws=ws, ws_max_size=limits.max_message, ws_ping_interval=15,

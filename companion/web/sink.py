@@ -41,7 +41,7 @@ class WebSink(NullSink):
         self.on_close = on_close
         self.call: list[str] = []
         self.claims: dict[int, int] = {}
-        self.notice: str | None = None
+        self.phone_notice: str | None = None  # the line every phone shows (not the Sink method `notice`)
         self._view: TableView | None = None
         self._failed = False
 
@@ -53,18 +53,18 @@ class WebSink(NullSink):
             self._load_claims(view)
         self.call.extend(view.announced)
         del self.call[:-KEEP_CALL]
-        self.notice = None
+        self.phone_notice = None
         self._publish(view)
         self._answer(view, True, "")
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
-        self.notice = refusal_line(error, self.language)  # to every phone: a short line in the table's language
+        self.phone_notice = refusal_line(error, self.language)  # to every phone: a short line in the table's language
         self._publish(view)
         self._answer(view, False, RefusalMessage(error))  # the asking phone: the reason code and its fields too
 
     def reset(self, view: TableView, now: float) -> None:
         self._load_claims(view)
-        self.notice = None
+        self.phone_notice = None
         self._publish(view)
 
     def render(self, view: TableView, now: float) -> None:
@@ -85,7 +85,7 @@ class WebSink(NullSink):
     def _publish(self, view: TableView) -> None:
         self._view = view
         page = table_view(view, odds=view.odds_current, call=tuple(self.call), claims=self.claims,
-                          notice=self.notice)
+                          notice=self.phone_notice)
         page["lang"] = self.language
         page["address"] = view.join_url
         self._send(self.hub.publish, page, dict(self.claims))
