@@ -43,7 +43,7 @@ class WebSink(NullSink):
         self.on_close = on_close
         self.call: list[str] = []
         self.claims: dict[int, int] = {}
-        self.notice: str | None = None
+        self.line: str | None = None  # the last refusal, for every phone (never named notice: that is a Sink method)
         self._view: TableView | None = None
         self._failed = False
 
@@ -55,18 +55,18 @@ class WebSink(NullSink):
             self._load_claims(view)
         self.call.extend(view.announced)
         del self.call[:-KEEP_CALL]
-        self.notice = None
+        self.line = None
         self._publish(view)
         self._answer(view, True, "")
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
-        self.notice = refusal_line(error, self.language)  # to every phone: a short line in the table's language
+        self.line = refusal_line(error, self.language)  # to every phone: a short line in the table's language
         self._publish(view)
         self._answer(view, False, RefusalMessage(error))  # the asking phone: the reason code and its fields too
 
     def reset(self, view: TableView, now: float) -> None:
         self._load_claims(view)
-        self.notice = None
+        self.line = None
         self._publish(view)
 
     def render(self, view: TableView, now: float) -> None:
@@ -95,7 +95,7 @@ class WebSink(NullSink):
         self._view = view
         codes = self.codes(view)
         page = table_view(view, odds=view.odds_current, call=tuple(self.call), claims=self.claims,
-                          notice=self.notice)
+                          notice=self.line)
         for seat in page["seats"]:
             seat["locked"] = seat["seat"] in codes  # claimed with the code shown on the screen
         page["lang"] = self.language
