@@ -89,7 +89,8 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     due = set(game.seats_without_double) if game.draft_complete else set()
     paid = _ticket_amounts(view) if view.phase is Phase.PAYOUTS and game.settled else {}
     codes = view.seat_codes  # a phone claims these seats with the code shown beside them
-    seats = tuple(SeatView(name(s.seat) + (f" · {codes[s.seat + 1]}" if s.seat + 1 in codes else ""), s.money, before.get(s.seat), tuple(
+    shown = lambda s: name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")  # noqa: E731
+    seats = tuple(SeatView(shown(s.seat), s.money, before.get(s.seat), tuple(
         ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
         tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)

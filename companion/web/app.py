@@ -85,8 +85,8 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
     """The app. ``submit(text, source, gate)`` queues an input for the kiosk and returns its request id
     (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``;
     the kiosk handles it only if ``gate()`` is True then); ``secret`` signs seat tokens (bound to the
-    journal's identity, :func:`companion.web.seats.journal_key`); ``origins`` says which Host/Origin may act; ``limits`` bound request bodies
-    (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
+    journal's identity, :func:`companion.web.seats.journal_key`); ``origins`` says which Host/Origin may act;
+    ``limits`` bound request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
     limit = limit or RateLimit()
     limits = limits or Limits()
     files = {name: _static(name) for name in STATIC}

@@ -141,7 +141,8 @@ function render(v) {
   view = v;
   if (v.lang && v.lang !== lang) { lang = v.lang; document.documentElement.lang = lang; }
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
-  $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name"); $("join-code").placeholder = t("code");
+  $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
+  $("join-code").placeholder = t("code");
   $("race-no").textContent = v.players ? t("race_of", {n: v.race, m: v.races}) : "";
   let phase = t(v.phase);
   if (v.phase === "new-game") phase += " · " + t("no_game");
