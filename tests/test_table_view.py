@@ -180,7 +180,7 @@ def test_an_undo_reaches_the_sinks_as_an_undone_event_with_words():
 # ----- answers by request id ----------------------------------------------------------------------------------------
 def test_a_phone_is_answered_by_the_request_id_of_its_input():
     answers = []
-    hub = NS(publish=lambda view, claims: None, outcome=lambda *a: answers.append(a))
+    hub = NS(publish=lambda view, claims, *more: None, outcome=lambda *a: answers.append(a))
     sink = WebSink(lambda fn, *args: fn(*args), hub)
     controller = Controller(Journal(":memory:"), sinks=[sink])
     first = controller.submit("HS-NEW", "web")
@@ -196,7 +196,7 @@ def test_a_phone_is_answered_by_the_request_id_of_its_input():
 
 def test_handled_directly_an_input_has_no_request_and_no_phone_is_answered():
     answers = []
-    hub = NS(publish=lambda view, claims: None, outcome=lambda *a: answers.append(a))
+    hub = NS(publish=lambda view, claims, *more: None, outcome=lambda *a: answers.append(a))
     controller = Controller(Journal(":memory:"), sinks=[WebSink(lambda fn, *args: fn(*args), hub)])
     controller.handle("HS-NEW")
     assert controller.view.input.request is None and answers == []

@@ -152,3 +152,35 @@ def test_place_an_open_variant_bet_on_the_phone(phones, shots):
         answer = fetch(phone, "/api/bet", {"seat": 3, "token": token, "mascot": "mum", "answer": "yes"})
         assert answer == {"ok": False, "error": "betting is closed (the table is in racing; expected betting)",
                           "reason": "wrong-time", "line": "Not now."}
+
+
+def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from companion.screen.table_model import from_view
+    with LiveTable(language="nl") as table:
+        table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO", "HS-NAME-2:Dora")
+        table.wait_idle()
+        code = from_view(table.controller.view).seats[1].name.rsplit(" · ", 1)[1]  # beside seat 2 on the screen
+        phone = phones()
+        phone.get(table.url)
+        wait_text(phone, "phase", "Speler 1 kiest")
+        box = phone.find_element("id", "join-code")
+        Select(phone.find_element("id", "join-seat")).select_by_value("1")
+        assert not box.is_displayed()  # a free, unnamed seat: the first phone takes it
+        Select(phone.find_element("id", "join-seat")).select_by_value("2")
+        assert box.is_displayed() and box.get_attribute("placeholder") == "Code op het scherm"
+        phone.find_element("id", "join-name").send_keys("Dora")
+        box.send_keys("0000" if code != "0000" else "1111")
+        phone.find_element("id", "join-btn").click()
+        WebDriverWait(phone, WAIT).until(lambda b: b.find_element("id", "notice").is_displayed())
+        assert table.controller.table.seat_name(1) == "Dora" and phone.find_element("id", "join").is_displayed()
+        box.clear()
+        box.send_keys(code)
+        phone.find_element("id", "join-btn").click()
+        wait_text(phone, "me-name", "Dora")
+        # a token that no longer counts (another journal): the phone is told to pick its seat again
+        phone.execute_script("localStorage.setItem('hotstreak-seat', JSON.stringify({seat: 2, token: 'f'.repeat(32)}))")
+        phone.execute_async_script("const done = arguments[arguments.length - 1];"
+                                   "post('/api/leave', {seat: 2, token: 'f'.repeat(32)}).then(done);")
+        wait_text(phone, "notice", "kies je plek opnieuw")
+        assert phone.execute_script("return localStorage.getItem('hotstreak-seat')") is None

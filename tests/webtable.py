@@ -43,11 +43,13 @@ class LiveTable:
                  extra_sinks: tuple[Any, ...] = (), limit: Any = None):
         self.journal = Journal(db)
         self.controller = Controller(self.journal, rng=random.Random(7))
-        self.server = WebServer.open("127.0.0.1", 0, submit=self.controller.submit, secret=load_secret(db),
-                                     limit=limit)
+        secret = load_secret(db)
+        self.server = WebServer.open("127.0.0.1", 0, submit=self.controller.submit, secret=secret, limit=limit)
         self.server.start()
         self.url = self.server.url
-        self.sink = WebSink(self.server.post, self.server.hub, language=language, on_close=self.server.close)
+        self.sink = WebSink(self.server.post, self.server.hub, language=language, on_close=self.server.close,
+                            secret=secret)
+        self.controller.seat_codes = self.sink.codes
         self.controller.join_url_source = lambda: self.url
         if odds is not None:
             self.controller.sinks.append(FixedOdds(odds, self.controller.odds_ready))

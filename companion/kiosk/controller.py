@@ -26,7 +26,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor  # imported now: a kiosk may drop privileges later
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.kiosk import history
 from companion.kiosk.errors import JournalError, JournalReplaced
@@ -133,6 +133,8 @@ class Controller:
         self._odds: OddsView | None = None  # the newest odds known in this phase
         self._odds_in: queue.SimpleQueue[OddsView] = queue.SimpleQueue()
         self.join_url_source = join_url
+        self.seat_codes: Callable[[TableView], Mapping[int, str]] | None = None  # the phone page's consent codes
+        self._gates: dict[int, Callable[[], bool]] = {}
         self.join_url: str | None = None
         self._address_at = 0.0
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
@@ -154,6 +156,12 @@ class Controller:
                           for e in self.entries)
         view = build(self.table, names=self.names, seat_word=self._seat_word, odds=self._odds,
                      join_url=self.join_url, input=input, form=self.form, journaled=journaled)
+        view = dataclasses.replace(view, journal_identity=self.journal.identity)
+        if self.seat_codes is not None:
+            try:
+                view = dataclasses.replace(view, seat_codes=dict(self.seat_codes(view)))
+            except Exception as exc:  # noqa: BLE001 - no codes shown rather than no table
+                log.warning("seat consent codes not made (%s)", exc)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
             local = printed if self._local is None else tuple(self._local(events, view.seat_name))
@@ -166,11 +174,15 @@ class Controller:
         self._odds_in.put(odds)
 
     # ----- inputs -------------------------------------------------------------------------------------
-    def submit(self, text: str, source: str = "scan") -> int:
+    def submit(self, text: str, source: str = "scan", gate: Callable[[], bool] | None = None) -> int:
         """Queue an input from any thread (scanner, buttons, keyboard, web, script); returns its request id,
-        which the sinks see again in ``view.input.request`` when it is handled."""
+        which the sinks see again in ``view.input.request`` when it is handled. ``gate()``, when given, is
+        asked on the kiosk thread just before the input is handled: False drops it unhandled and unanswered
+        (a phone that gave up waiting for its claim)."""
         with self._request_lock:
             request = next(self._requests)
+            if gate is not None:
+                self._gates[request] = gate
         self.inputs.put((source, text, request))
         return request
 
@@ -387,7 +399,11 @@ class Controller:
             source, text, request = self.inputs.get(timeout=timeout) if timeout > 0 else self.inputs.get_nowait()
             budget = time.monotonic() + BATCH_SECONDS
             while True:
-                results.append(self.handle(text, source, request))
+                gate = self._gates.pop(request, None) if self._gates else None
+                if gate is None or gate():
+                    results.append(self.handle(text, source, request))
+                else:
+                    log.info("input %r from %s dropped: its sender stopped waiting for the answer", text, source)
                 if len(results) >= self.batch or time.monotonic() > budget:
                     break
                 source, text, request = self.inputs.get_nowait()

@@ -153,6 +153,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         sink, address = page
         sinks.append(sink)
         controller.join_url_source = address
+        controller.seat_codes = sink.codes  # the consent codes the screen shows beside the seats
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))

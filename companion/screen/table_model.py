@@ -110,7 +110,11 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
         before = dict(enumerate(earlier))
     due = set(game.seats_without_double) if game.draft_complete else set()
     paid = _ticket_amounts(view) if view.phase is Phase.PAYOUTS and game.settled else {}
-    seats = tuple(SeatView(name(s.seat), s.money, before.get(s.seat), tuple(
+    codes = view.seat_codes  # a phone claims these seats with the code shown beside them
+
+    def shown(s: int) -> str:
+        return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
+    seats = tuple(SeatView(shown(s.seat), s.money, before.get(s.seat), tuple(
         ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
         tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)

@@ -11,7 +11,9 @@ with a 4xx/5xx status; nothing changes at the table when it is refused.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import threading
 from collections import Counter
 from importlib import resources
 from typing import Any, Callable
@@ -30,7 +32,7 @@ from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
 from companion.web.limits import RequestLimit, json_object
-from companion.web.seats import WEB, seat_token
+from companion.web.seats import WEB, journal_key, seat_token, token_matches
 
 log = logging.getLogger(__name__)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
@@ -39,6 +41,8 @@ HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Ty
                                       "style-src 'self' 'unsafe-inline'; "
                                       "frame-ancestors 'none'"}
 ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
+CODE_TRIES = 5           # wrong consent codes in a row for one seat before it is locked for a while
+CODE_LOCK_SECONDS = 60.0  # how long a seat takes no consent code after CODE_TRIES wrong ones
 SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
 KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
 
@@ -49,16 +53,40 @@ async def _until_closed(ws: WebSocket) -> None:
         pass
 
 
+class Ticket:
+    """Whether a phone's input may still be applied: the kiosk thread :meth:`take` s it just before handling
+    it, the web thread :meth:`abandon` s it when the phone stops waiting; whichever comes first wins."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state = ""
+
+    def take(self) -> bool:
+        """True (and the input is handled) unless the phone gave up first."""
+        with self._lock:
+            if self._state == "":
+                self._state = "taken"
+            return self._state == "taken"
+
+    def abandon(self) -> bool:
+        """True (and the input will never be handled) unless the kiosk already took it."""
+        with self._lock:
+            if self._state == "":
+                self._state = "abandoned"
+            return self._state == "abandoned"
+
+
 def _static(name: str) -> bytes:
     return resources.files("companion.web").joinpath("static", name).read_bytes()
 
 
-def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origins: Origins,
+def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Origins,
                limit: RateLimit | None = None, limits: Limits | None = None) -> Starlette:
-    """The app. ``submit(text, source)`` queues an input for the kiosk and returns its request id
-    (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``);
-    ``secret`` signs seat tokens; ``origins`` says which Host/Origin may act; ``limits`` bound request bodies
-    (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
+    """The app. ``submit(text, source, gate)`` queues an input for the kiosk and returns its request id
+    (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``;
+    the kiosk handles it only if ``gate()`` is True then); ``secret`` signs seat tokens (bound to the
+    journal's identity, :func:`companion.web.seats.journal_key`); ``origins`` says which Host/Origin may act;
+    ``limits`` bound request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
     limit = limit or RateLimit()
     limits = limits or Limits()
     files = {name: _static(name) for name in STATIC}
@@ -105,23 +133,65 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
         return json_object(await request.body(), limits.max_json_depth)  # RequestLimit bounds its size and time
 
     async def send_input(text: str) -> None:
-        request = submit(text, WEB)
+        """Queue a phone's input and wait for the table's answer. The input is applied only if this phone
+        gets that answer: when it does not come in time, the input is abandoned unless the kiosk is already
+        handling it, and then its answer is awaited."""
+        ticket = Ticket()
+        request = submit(text, WEB, ticket.take)
         future = hub.expect(request)  # before this coroutine yields: the answer runs on this loop
         try:
-            accepted, message = await asyncio.wait_for(future, ANSWER_SECONDS)
+            accepted, message = await asyncio.wait_for(asyncio.shield(future), ANSWER_SECONDS)
         except asyncio.TimeoutError:
-            hub.forget(request)
-            raise WebRefusal("the table did not answer in time (it is busy); try again", Reason.BUSY, 503) from None
+            if ticket.abandon():
+                hub.forget(request)
+                raise WebRefusal("the table did not answer in time (it is busy); nothing was changed, try again",
+                                 Reason.BUSY, 503) from None
+            accepted, message = await future  # the kiosk is handling it right now: its answer comes
         if not accepted:
             error = getattr(message, "error", None)  # the table's RefusedError, carried by its message
             raise WebRefusal(message, reason_of(message), 409, **(error.fields if error is not None else {}))
 
+    def keys() -> list[bytes]:
+        """The token keys: the journal's now first, then those this kiosk carried the same game from."""
+        return [journal_key(secret, hub.identity), *(journal_key(secret, i) for i in reversed(hub.earlier))]
+
+    def key_of(body: dict[str, Any]) -> bytes:
+        """The key the body's token was made with (the current one when none fits: the token is refused)."""
+        seat, token = body.get("seat"), body.get("token")
+        if isinstance(seat, int) and isinstance(token, str) and token.isascii():
+            for key in keys():
+                if token_matches(key, hub.claims, seat, token):
+                    return key
+        return keys()[0]
+
+    def consent(body: dict[str, Any], seat: int) -> None:
+        """A seat the table plays is claimed only with the code shown beside it on the screen."""
+        code = hub.codes.get(seat)
+        if code is None:
+            return
+        now = asyncio.get_running_loop().time()
+        misses, until = hub.misses.get(seat, (0, 0.0))
+        if now < until:
+            raise WebRefusal(f"too many wrong codes for seat {seat}; try again in a minute", Reason.BUSY, 429,
+                             seat=seat)
+        given = body.get("code")
+        if given is None:
+            raise WebRefusal(f"seat {seat} is played at the table: its code is shown beside it on the screen "
+                             f"(expected that 4-digit code)", Reason.NOT_YOURS, 403, seat=seat)
+        if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), code.encode()):
+            misses += 1
+            hub.misses[seat] = (0, now + CODE_LOCK_SECONDS) if misses >= CODE_TRIES else (misses, 0.0)
+            raise WebRefusal(f"code {str(given)[:8]!r} is not seat {seat}'s (expected the 4 digits shown beside "
+                             f"seat {seat} on the screen)", Reason.NOT_YOURS, 403, seat=seat)
+        hub.misses.pop(seat, None)
+
     async def claim(request: Request) -> Response:
         try:
             body = await body_of(request)
-            seat, text = name_text(body, hub.view, secret, hub.claims, hub.pending_seats)
+            seat, text = name_text(body, hub.view, key_of(body), hub.claims, hub.pending_seats)
             fresh = seat not in hub.claims
             if fresh:
+                consent(body, seat)
                 hub.pending_seats.add(seat)
             try:
                 await send_input(text)
@@ -132,21 +202,23 @@ def create_app(hub: Hub, submit: Callable[[str, str], int], secret: bytes, origi
             if epoch is None:
                 raise WebRefusal(f"seat {seat} was not claimed (someone freed it meanwhile); try again", Reason.BUSY,
                                  409, seat=seat)
-            return JSONResponse({"ok": True, "seat": seat, "token": seat_token(secret, seat, epoch)},
+            return JSONResponse({"ok": True, "seat": seat, "token": seat_token(keys()[0], seat, epoch)},
                                 headers=HEADERS)
         except WebRefusal as exc:
             return refused(exc)
 
     async def leave(request: Request) -> Response:
         try:
-            await send_input(leave_text(await body_of(request), hub.view, secret, hub.claims))
+            body = await body_of(request)
+            await send_input(leave_text(body, hub.view, key_of(body), hub.claims))
             return JSONResponse({"ok": True}, headers=HEADERS)
         except WebRefusal as exc:
             return refused(exc)
 
     async def bet(request: Request) -> Response:
         try:
-            for text in bet_texts(await body_of(request), hub.view, secret, hub.claims):
+            body = await body_of(request)
+            for text in bet_texts(body, hub.view, key_of(body), hub.claims):
                 await send_input(text)  # the mascot, then the answer: each one journaled input
             return JSONResponse({"ok": True}, headers=HEADERS)
         except WebRefusal as exc:

@@ -10,9 +10,15 @@ an undo or a replay gives the same claims as before.
 - an empty name (``HS-NAME-3:``, from the phone or typed at the kiosk) or undoing the claim frees the seat;
 - ``HS-NEW`` and ``HS-PLAYERS-n`` start a new game with every seat free.
 
-The phone proves its seat with a token: HMAC-SHA256 over ``"<epoch>:<seat>"`` with a per-kiosk secret
-(:func:`load_secret`, a file beside the journal). A new claim of a seat has a new epoch, so an old phone's
-token stops working when the seat is freed and claimed again.
+The phone proves its seat with a token: HMAC-SHA256 over ``"<epoch>:<seat>"`` with the journal's key
+(:func:`journal_key`: the per-kiosk secret of :func:`load_secret`, a file beside the journal, bound to the
+journal's own identity). A new claim of a seat has a new epoch, so an old phone's token stops working when the
+seat is freed and claimed again; a journal moved aside, deleted or swapped has another identity, so every
+token of the old one stops working although entry ids start again at 1.
+
+A seat the table itself named (``HS-NAME`` typed or scanned at the kiosk) or bets for from the bet sheet
+(:func:`table_seats`) is claimed from a phone only with its consent code (:func:`consent_code`: 4 digits shown
+beside the seat on the screen while no phone holds it).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import secrets
 from pathlib import Path
 from typing import Iterable
 
-from companion.rules.codes import Control, SeatNameCode, parse_code
+from companion.rules.codes import Control, OpenBetCode, SeatNameCode, parse_code
 from companion.rules.errors import HotStreakError
 
 log = logging.getLogger(__name__)
@@ -55,6 +61,67 @@ def claims_from_entries(entries: Iterable[object]) -> dict[int, int]:
             elif getattr(entry, "source") == WEB and code.seat not in claims:
                 claims[code.seat] = int(getattr(entry, "id"))
     return claims
+
+
+def _codes(entries: Iterable[object]) -> Iterable[tuple[object, SeatNameCode | OpenBetCode | None]]:
+    """(entry, parsed code) of the current game's entries that count, oldest first; a new game or player count
+    yields ``(entry, None)`` (everything before it no longer counts)."""
+    for entry in entries:
+        text = getattr(entry, "text")
+        if getattr(entry, "skipped", None) or not text.startswith(("HS-", "hs-")):
+            continue
+        try:
+            code = parse_code(text)
+        except HotStreakError:
+            continue
+        if isinstance(code, Control) and code.action in ("new", "players"):
+            yield entry, None
+        elif isinstance(code, (SeatNameCode, OpenBetCode)):
+            yield entry, code
+
+
+def table_seats(entries: Iterable[object]) -> set[int]:
+    """Seats (1-based) the table itself plays in the current game: named at the kiosk (a non-web ``HS-NAME``
+    with a name, not cleared since) or with a bet from the bet sheet (a non-web ``HS-BET``). Such a seat is
+    claimed from a phone only with its :func:`consent_code`. ``entries`` as for :func:`claims_from_entries`."""
+    named: set[int] = set()
+    betting: set[int] = set()
+    for entry, code in _codes(entries):
+        if code is None:
+            named.clear()
+            betting.clear()
+        elif isinstance(code, SeatNameCode):
+            if not code.name:
+                named.discard(code.seat)
+            elif getattr(entry, "source") != WEB:
+                named.add(code.seat)
+        elif getattr(entry, "source") != WEB:
+            betting.add(code.seat)
+    return named | betting
+
+
+def journal_key(secret: bytes, identity: str | None) -> bytes:
+    """The key that signs the tokens and consent codes of the journal with ``identity``
+    (:attr:`companion.kiosk.journal.Journal.identity`; None for a journal that has none): 32 bytes."""
+    return hmac.new(secret, f"journal:{identity or ''}".encode(), hashlib.sha256).digest()
+
+
+def consent_code(key: bytes, seat: int, start: int) -> str:
+    """The 4-digit code that claims ``seat`` of the game started at journal entry ``start`` (the id of the
+    game's first entry) from a phone; ``key`` from :func:`journal_key`. The screen shows it beside the seat."""
+    digest = hmac.new(key, f"consent:{start}:{seat}".encode(), hashlib.sha256).digest()
+    return f"{int.from_bytes(digest[:8], 'big') % 10000:04d}"
+
+
+def seat_codes(key: bytes, entries: Iterable[object]) -> dict[int, str]:
+    """``{seat: consent code}`` of the seats that need one now: :func:`table_seats` that no phone holds.
+    ``entries`` are the current game's (``TableView.journaled``), their first one's id the game's start."""
+    entries = list(entries)
+    if not entries:
+        return {}
+    start = int(getattr(entries[0], "id"))
+    claims = claims_from_entries(entries)
+    return {seat: consent_code(key, seat, start) for seat in sorted(table_seats(entries) - set(claims))}
 
 
 def seat_token(secret: bytes, seat: int, epoch: int) -> str:

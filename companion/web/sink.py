@@ -19,7 +19,7 @@ from companion.rules.phases import Phase
 from companion.rules.table import NewGame, PlayersSet, SeatNamed
 from companion.view.sink import NullSink
 from companion.view.table_view import TableView
-from companion.web.seats import claims_from_entries
+from companion.web.seats import claims_from_entries, journal_key, seat_codes
 from companion.web.view import table_view
 
 log = logging.getLogger(__name__)
@@ -31,12 +31,14 @@ class WebSink(NullSink):
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``language`` the kiosk's (en, nl, es), sent to the
     page; ``on_close`` stops the server. The claims come from the view's journaled inputs, the race call from
     the view's ``announced`` lines, the odds from the view (only when made for the table as it is), the page's
-    address from the view's ``join_url``."""
+    address from the view's ``join_url``. ``secret`` (the page's token secret) makes the consent codes of
+    the seats the table plays (:meth:`codes`; none without it)."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, language: str = "en",
-                 on_close: Callable[[], Any] | None = None):
+                 on_close: Callable[[], Any] | None = None, secret: bytes | None = None):
         self.post = post
         self.hub = hub
+        self.secret = secret
         self.language = language
         self.on_close = on_close
         self.call: list[str] = []
@@ -82,13 +84,23 @@ class WebSink(NullSink):
         except Exception as exc:  # noqa: BLE001 - a bad entry leaves the claims as they were
             log.warning("seat claims not read from the journal entries (%s)", exc)
 
+    def codes(self, view: TableView) -> dict[int, str]:
+        """``{seat: 4-digit consent code}`` of the seats a phone claims only with the table's consent (named at
+        the kiosk or played from the bet sheet, held by no phone); the screen shows them beside the seats."""
+        if self.secret is None:
+            return {}
+        return seat_codes(journal_key(self.secret, view.journal_identity), view.journaled)
+
     def _publish(self, view: TableView) -> None:
         self._view = view
+        codes = self.codes(view)
         page = table_view(view, odds=view.odds_current, call=tuple(self.call), claims=self.claims,
                           notice=self.phone_notice)
+        for seat in page["seats"]:
+            seat["locked"] = seat["seat"] in codes  # claimed with the code shown on the screen
         page["lang"] = self.language
         page["address"] = view.join_url
-        self._send(self.hub.publish, page, dict(self.claims))
+        self._send(self.hub.publish, page, dict(self.claims), codes, view.journal_identity)
 
     def _send(self, fn: Callable[..., Any], *args: Any) -> None:
         try:

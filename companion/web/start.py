@@ -42,12 +42,12 @@ def start_web(cfg: Any, mode: str, listen: str | None, submit: Callable[[str, st
         from companion.web.seats import load_secret
         from companion.web.server import WebServer
         from companion.web.sink import WebSink
-        server = WebServer.open(where[0], where[1], submit=submit, secret=load_secret(db),
-                                hosts=cfg.web_hosts)
+        secret = load_secret(db)
+        server = WebServer.open(where[0], where[1], submit=submit, secret=secret, hosts=cfg.web_hosts)
         server.start()
     except (OSError, ImportError) as exc:
         log.warning("no phone page on %s:%s (%s); the table goes on without it", where[0], where[1], exc)
         return None
     log.info("phone page: %s", server.url)
-    sink = WebSink(server.post, server.hub, language=cfg.language, on_close=server.close)
+    sink = WebSink(server.post, server.hub, language=cfg.language, on_close=server.close, secret=secret)
     return sink, server.refresh

@@ -13,7 +13,8 @@ const T = {
     open: "not decided yet", your_pick: "Your pick!", picks: "{name} picks", space: "space {s}",
     fallen: "fallen", out: "out", top: "top", middle: "middle", bottom: "bottom", safe: "safe", risky: "risky",
     bet_now: "{m} + {a}", no_bet: "No bet yet", places: ["1st", "2nd", "3rd", "4th"], you: "you",
-    no_game: "Scan the number of players to start" },
+    no_game: "Scan the number of players to start", code: "Code on the screen",
+    again: "This phone no longer holds a seat: pick your seat again" },
   nl: { "new-game": "Wachten op een nieuw spel", setup: "Opzet: open kaarten", betting: "Inzetten",
     "adding-cards": "Kaarten gedekt erbij", racing: "De race loopt!", payouts: "Uitbetaling",
     "game-over": "Spel voorbij", race_of: "Race {n} van {m}", race: "Race", pass: "Ronde {p} · kaart {r}/{t}",
@@ -26,7 +27,8 @@ const T = {
     picks: "{name} kiest", space: "vak {s}", fallen: "gevallen", out: "eruit", top: "boven",
     middle: "midden", bottom: "onder", safe: "veilig", risky: "riskant", bet_now: "{m} + {a}",
     no_bet: "Nog geen inzet", places: ["1e", "2e", "3e", "4e"], you: "jij",
-    no_game: "Scan het aantal spelers om te beginnen" },
+    no_game: "Scan het aantal spelers om te beginnen", code: "Code op het scherm",
+    again: "Deze telefoon heeft geen plek meer: kies je plek opnieuw" },
   es: { "new-game": "Esperando una partida nueva", setup: "Preparación: cartas boca arriba",
     betting: "Apuestas", "adding-cards": "Cartas boca abajo", racing: "¡Carrera!", payouts: "Pagos",
     "game-over": "Fin de la partida", race_of: "Carrera {n} de {m}", race: "Carrera",
@@ -39,7 +41,8 @@ const T = {
     your_pick: "¡Te toca elegir!", picks: "Elige {name}", space: "casilla {s}", fallen: "en el suelo",
     out: "fuera", top: "arriba", middle: "medio", bottom: "abajo", safe: "seguro", risky: "arriesgado",
     bet_now: "{m} + {a}", no_bet: "Aún sin apuesta", places: ["1º", "2º", "3º", "4º"], you: "tú",
-    no_game: "Escanea el número de jugadores para empezar" },
+    no_game: "Escanea el número de jugadores para empezar", code: "Código de la pantalla",
+    again: "Este móvil ya no tiene sitio: elige tu sitio otra vez" },
 };
 const MASCOTS = ["gobbler", "hurley", "dangle", "mum"];
 const KEY = "hotstreak-seat";
@@ -83,7 +86,9 @@ async function post(path, body) {
   try {
     const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     answer = await r.json().catch(() => ({ok: false, error: "HTTP " + r.status}));
-    if (r.status === 403 && body.seat === (mine() || {}).seat && answer.reason === "not-yours") setMine(null);
+    if (r.status === 403 && body.token && body.seat === (mine() || {}).seat && answer.reason === "not-yours") {
+      setMine(null); answer.line = t("again");  // a token of another journal or claim: pick the seat again
+    }
   } catch (e) { answer = {ok: false, error: String(e)}; }
   if (!answer.ok) notice(answer.line || answer.error);
   return answer;
@@ -99,14 +104,15 @@ function notice(text) {
 $("join-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const seat = Number($("join-seat").value), name = $("join-name").value;
-  const a = await post("/api/claim", {seat, name});
+  const locked = view && view.seats[seat - 1] && view.seats[seat - 1].locked;
+  const a = await post("/api/claim", locked ? {seat, name, code: $("join-code").value} : {seat, name});
   if (a.ok) { setMine({seat: a.seat, token: a.token}); $("notice").hidden = true; if (view) render(view); }
 });
 $("rename-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const m = mine(); if (!m) return;
   const a = await post("/api/claim", {seat: m.seat, token: m.token, name: $("rename-name").value});
-  if (a.ok) $("me-more").open = false;
+  if (a.ok) { setMine({seat: a.seat, token: a.token}); $("me-more").open = false; }
 });
 $("leave-btn").addEventListener("click", async () => {
   const m = mine(); if (!m) return;
@@ -136,6 +142,7 @@ function render(v) {
   if (v.lang && v.lang !== lang) { lang = v.lang; document.documentElement.lang = lang; }
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
+  $("join-code").placeholder = t("code");
   $("race-no").textContent = v.players ? t("race_of", {n: v.race, m: v.races}) : "";
   let phase = t(v.phase);
   if (v.phase === "new-game") phase += " · " + t("no_game");
@@ -147,6 +154,11 @@ function render(v) {
   drawSeat(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
   $("address").textContent = v.address || "";
 }
+function showCode() {  // a seat the table plays is claimed with the code shown beside it on the screen
+  const s = view && view.seats[Number($("join-seat").value) - 1];
+  $("join-code").hidden = !(s && s.locked);
+}
+$("join-seat").addEventListener("change", showCode);
 function seatName(v, n) { const s = v.seats[n - 1]; return s && s.named ? s.name : t("seat", {n}); }
 
 function drawSeat(v) {
@@ -181,7 +193,7 @@ function drawSeat(v) {
     }
     $("bet-double").hidden = v.race !== v.double_race;
   } else {
-    const sel = $("join-seat"), want = v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}`).join("|");
+    const sel = $("join-seat"), want = v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}:${s.locked}`).join("|");
     if (sel.dataset.want !== want) {
       const keep = sel.value;
       sel.innerHTML = v.seats.map((s) => `<option value="${s.seat}" ${s.claimed ? "disabled" : ""}>${esc(t("seat", {n: s.seat}))}${s.named ? " · " + esc(s.name) : ""}${s.claimed ? " (" + esc(t("taken")) + ")" : ""}</option>`).join("");
@@ -189,6 +201,7 @@ function drawSeat(v) {
       sel.value = keep && !v.seats[keep - 1]?.claimed ? keep : free ? String(free.seat) : "";
       sel.dataset.want = want;
     }
+    showCode();
   }
 }
 
