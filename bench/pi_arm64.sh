@@ -160,7 +160,8 @@ in_root() { chroot "$ROOT" "$@"; }
 as_owner() { chroot "$ROOT" runuser -u "$OWNER" -- env HOME="/home/$OWNER" "$@"; }
 
 install_as_owner() {
-    as_owner bash -c "cd ~/hotstreak && sudo systemd/install.sh --scanner-id 1eab:8306"
+    # 1eab:8306: a Newland scanner; 0403:6001: the FTDI serial port QEMU emulates (bench/pi_boot.sh scans there)
+    as_owner bash -c "cd ~/hotstreak && sudo systemd/install.sh --scanner-id 1eab:8306 --scanner-id 0403:6001"
 }
 
 checkout_untouched() {
@@ -190,7 +191,7 @@ leds_off_pi() {
 }
 
 demo_headless() {
-    in_root runuser -u hotstreak -- env HOME=/var/lib/hotstreak /opt/hotstreak/venv/bin/hotstreak demo --headless \
+    in_root runuser -u hotstreak -- env HOME=/tmp /opt/hotstreak/venv/bin/hotstreak demo --headless \
         | tail -n 12
 }
 
