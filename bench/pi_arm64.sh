@@ -23,7 +23,8 @@ FRESH=0
 KEEP=0
 TESTS="tests/test_rules_race.py tests/test_game.py tests/test_lanemap.py tests/test_hw_leds.py tests/test_doctor.py tests/test_hw_buttons.py"
 readonly SUITE=bookworm
-readonly BASE_PACKAGES=python3,python3-venv,ca-certificates,systemd,systemd-sysv,udev,dbus,sudo,linux-image-arm64,apt-utils
+# No kernel here: bench/pi_boot.sh adds one (its initramfs takes half an hour under qemu-user with MODULES=most).
+readonly BASE_PACKAGES=python3,python3-venv,ca-certificates,systemd,systemd-sysv,udev,dbus,sudo,apt-utils
 readonly OWNER=pi
 MOUNTS=()
 STEP_NAMES=()
@@ -147,6 +148,13 @@ prepare_root() {
     printf '%s\n' 'Defaults env_keep += "PIP_CERT"' "$OWNER ALL=(ALL) NOPASSWD: ALL" >"$ROOT/etc/sudoers.d/$OWNER"
     chmod 0440 "$ROOT/etc/sudoers.d/$OWNER"
     chroot "$ROOT" useradd --create-home --shell /bin/bash "$OWNER"
+    # The boot files of Raspberry Pi OS (their first lines), so that the install edits them as on a Pi.
+    mkdir -p "$ROOT/boot/firmware"
+    printf '%s\n' "# For more options and information see http://rptl.io/configtxt" "dtparam=audio=on" \
+        "camera_auto_detect=1" "display_auto_detect=1" "dtoverlay=vc4-kms-v3d" "max_framebuffers=2" "[all]" \
+        >"$ROOT/boot/firmware/config.txt"
+    printf '%s\n' "console=serial0,115200 console=tty1 root=PARTUUID=12345678-02 rootfstype=ext4 fsck.repair=yes rootwait" \
+        >"$ROOT/boot/firmware/cmdline.txt"
     # The owner's checkout: what git tracks plus the working files, without venvs and caches.
     mkdir -p "$ROOT/home/$OWNER/hotstreak"
     tar -C "$SRC_DIR" --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' \
@@ -161,7 +169,10 @@ as_owner() { chroot "$ROOT" runuser -u "$OWNER" -- env HOME="/home/$OWNER" "$@";
 
 install_as_owner() {
     # 1eab:8306: a Newland scanner; 0403:6001: the FTDI serial port QEMU emulates (bench/pi_boot.sh scans there)
-    as_owner bash -c "cd ~/hotstreak && sudo systemd/install.sh --scanner-id 1eab:8306 --scanner-id 0403:6001"
+    # As root from the owner's checkout, as `sudo` would (SUDO_USER set): sudo itself cannot gain root under
+    # qemu-user without binfmt_misc's C flag.
+    in_root env SUDO_USER="$OWNER" bash -c \
+        "cd /home/$OWNER/hotstreak && systemd/install.sh --scanner-id 1eab:8306 --scanner-id 0403:6001"
 }
 
 checkout_untouched() {
@@ -173,6 +184,14 @@ checkout_untouched() {
         return 1
     fi
     echo "ok: every file in /home/$OWNER/hotstreak is still owned by $OWNER (no build/ or *.egg-info left)"
+}
+
+boot_files() {
+    ls -l "$ROOT/boot/firmware"
+    echo "--- config.txt:"; cat "$ROOT/boot/firmware/config.txt"
+    echo "--- cmdline.txt:"; cat "$ROOT/boot/firmware/cmdline.txt"
+    echo "--- /opt/hotstreak/install-manifest.txt:"; cat "$ROOT/opt/hotstreak/install-manifest.txt"
+    echo "--- enabled: $(chroot "$ROOT" systemctl is-enabled hotstreak.service 2>&1)"
 }
 
 doctor() {
@@ -199,7 +218,7 @@ tests_under_emulation() {
     local args
     in_root /opt/hotstreak/venv/bin/python -m pip install -q --target /opt/bench-pytest pytest hypothesis
     read -r -a args <<<"$TESTS"
-    as_owner bash -c 'cd ~/hotstreak && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=/opt/bench-pytest \
+    as_owner bash -c 'set -o pipefail; cd ~/hotstreak && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=/opt/bench-pytest \
         /opt/hotstreak/venv/bin/python -m pytest -q -p no:cacheprovider "$@" 2>&1 | tail -n 5' _ "${args[@]}"
 }
 
@@ -212,8 +231,9 @@ failed=0
 step "host tools (debootstrap, qemu-user-static, binfmt_misc)" host_tools
 step "base root: debootstrap arm64 $SUITE (cached in $BASE)" build_base
 step "fresh root from the base, owner $OWNER, checkout copied in" prepare_root
-step "systemd/install.sh in the chroot, as the owner with sudo" install_as_owner || failed=1
+step "systemd/install.sh in the chroot, from the owner's checkout" install_as_owner || { summary; exit 1; }
 step "the owner's checkout has no root-owned files" checkout_untouched || failed=1
+step "boot files, manifest, service enabled" boot_files || failed=1
 step "hotstreak doctor (arm64)" doctor || failed=1
 step "hotstreak leds-off --hardware pi (real rpi_ws281x, no device)" leds_off_pi || failed=1
 step "hotstreak demo --headless (arm64)" demo_headless || failed=1

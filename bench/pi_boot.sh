@@ -142,6 +142,27 @@ UNIT
     echo "guest: mock hardware, scanner /dev/hotstreak-scanner, bootcheck enabled"
 }
 
+# Debian's arm64 kernel, with a small initramfs (MODULES=list: virtio disk and ext4), made under qemu-user.
+kernel() {
+    local version
+    mkdir -p "$ROOT/etc/initramfs-tools/conf.d"
+    printf 'MODULES=list\n' >"$ROOT/etc/initramfs-tools/conf.d/hotstreak-qemu"
+    grep -qx virtio_blk "$ROOT/etc/initramfs-tools/modules" 2>/dev/null \
+        || printf '%s\n' virtio_blk virtio_pci virtio_mmio ext4 >>"$ROOT/etc/initramfs-tools/modules"
+    if ! compgen -G "$ROOT/boot/vmlinuz-*" >/dev/null; then
+        mount -t proc proc "$ROOT/proc"
+        DEBIAN_FRONTEND=noninteractive chroot "$ROOT" apt-get install -y -q --no-install-recommends \
+            linux-image-arm64 initramfs-tools || { umount "$ROOT/proc"; return 1; }
+        umount "$ROOT/proc"
+    fi
+    version="$(find "$ROOT/boot" -name 'vmlinuz-*' | sort | tail -n1)"
+    version="${version##*/vmlinuz-}"
+    if [[ ! -s "$ROOT/boot/initrd.img-$version" ]]; then
+        chroot "$ROOT" update-initramfs -c -k "$version"
+    fi
+    ls -l "$ROOT/boot"
+}
+
 make_image() {
     rm -f "$IMG"
     mkfs.ext4 -q -F -L hotstreak -d "$ROOT" "$IMG" 6G
@@ -192,6 +213,7 @@ s.close()' "$SOCK"
 failed=0
 step "host tools (qemu-system-aarch64, mkfs.ext4)" tools
 step "guest config (mock hardware, USB serial scanner, bootcheck unit)" prepare_guest
+step "arm64 kernel and initramfs in the root" kernel
 step "ext4 image of the root" make_image
 step "boot, READY, watchdog, scans, restart (TCG, no KVM)" boot_and_check || failed=1
 printf '\n%-58s %10s\n' "step" "seconds"
