@@ -212,9 +212,21 @@ def test_install_script_syntax():
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
-def test_install_script_shellcheck():
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize("script", ["systemd/install.sh", "bench/pi_arm64.sh", "bench/pi_boot.sh"])
+def test_shell_scripts_pass_shellcheck(script):
+    result = subprocess.run(["shellcheck", str(ROOT / script)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("script", ["bench/pi_arm64.sh", "bench/pi_boot.sh"])
+def test_bench_scripts_need_root_and_say_so(script):
+    if subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip() == "0":
+        result = subprocess.run(["bash", str(ROOT / script), "--bogus"], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and "unknown option '--bogus'" in result.stderr
+    else:
+        result = subprocess.run(["bash", str(ROOT / script)], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and "run as root" in result.stderr
+    assert subprocess.run(["bash", "-n", str(ROOT / script)]).returncode == 0
 
 
 def test_dry_run_install_lists_every_step(tmp_path):
