@@ -8,6 +8,7 @@
 #   sudo bench/pi_arm64.sh                  build (or reuse) the root, install, check
 #   sudo bench/pi_arm64.sh --fresh          build the base root again (debootstrap)
 #   sudo bench/pi_arm64.sh --keep           keep the installed root (ROOT below) for bench/pi_boot.sh
+#   sudo bench/pi_arm64.sh --reuse          install again into the kept root (install.sh is safe to rerun)
 #   sudo bench/pi_arm64.sh --tests "tests/test_game.py"   another test subset
 #
 # Cached between runs (outside the repo, in CACHE, default /var/tmp/hotstreak-arm64): the debootstrapped base
@@ -21,6 +22,7 @@ SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly SRC_DIR
 FRESH=0
 KEEP=0
+REUSE=0
 TESTS="tests/test_rules_race.py tests/test_game.py tests/test_lanemap.py tests/test_hw_leds.py tests/test_doctor.py tests/test_hw_buttons.py"
 readonly SUITE=bookworm
 # No kernel here: bench/pi_boot.sh adds one (its initramfs takes half an hour under qemu-user with MODULES=most).
@@ -36,6 +38,7 @@ while (($#)); do
     case "$1" in
         --fresh) FRESH=1 ;;
         --keep) KEEP=1 ;;
+        --reuse) REUSE=1; KEEP=1 ;;
         --cache) (($# >= 2)) || die "--cache needs a directory"; CACHE="$2"; shift ;;
         --tests) (($# >= 2)) || die "--tests needs test paths"; TESTS="$2"; shift ;;
         -h|--help) sed -n '3,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -132,8 +135,12 @@ bind() {
 }
 
 prepare_root() {
-    rm -rf "$ROOT"
-    cp -a "$BASE" "$ROOT"
+    if ((REUSE)) && [[ -e "$ROOT/home/$OWNER" ]]; then
+        echo "reusing $ROOT (installed before)"
+    else
+        rm -rf "$ROOT"
+        cp -a "$BASE" "$ROOT"
+    fi
     mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
     bind /sys "$ROOT/sys"
     bind /dev "$ROOT/dev"
@@ -147,7 +154,7 @@ prepare_root() {
     printf '[global]\ncert = /etc/hotstreak-bench-ca.crt\n' >"$ROOT/etc/pip.conf"
     printf '%s\n' 'Defaults env_keep += "PIP_CERT"' "$OWNER ALL=(ALL) NOPASSWD: ALL" >"$ROOT/etc/sudoers.d/$OWNER"
     chmod 0440 "$ROOT/etc/sudoers.d/$OWNER"
-    chroot "$ROOT" useradd --create-home --shell /bin/bash "$OWNER"
+    chroot "$ROOT" id -u "$OWNER" >/dev/null 2>&1 || chroot "$ROOT" useradd --create-home --shell /bin/bash "$OWNER"
     # The boot files of Raspberry Pi OS (their first lines), so that the install edits them as on a Pi.
     mkdir -p "$ROOT/boot/firmware"
     printf '%s\n' "# For more options and information see http://rptl.io/configtxt" "dtparam=audio=on" \
@@ -156,6 +163,7 @@ prepare_root() {
     printf '%s\n' "console=serial0,115200 console=tty1 root=PARTUUID=12345678-02 rootfstype=ext4 fsck.repair=yes rootwait" \
         >"$ROOT/boot/firmware/cmdline.txt"
     # The owner's checkout: what git tracks plus the working files, without venvs and caches.
+    rm -rf "$ROOT/home/$OWNER/hotstreak"
     mkdir -p "$ROOT/home/$OWNER/hotstreak"
     tar -C "$SRC_DIR" --exclude=.git --exclude=.venv --exclude=build --exclude='*.egg-info' \
         --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache -cf - . \
@@ -164,8 +172,10 @@ prepare_root() {
     echo "root: $ROOT ($(chroot "$ROOT" uname -m), $(chroot "$ROOT" python3 --version))"
 }
 
-in_root() { chroot "$ROOT" "$@"; }
-as_owner() { chroot "$ROOT" runuser -u "$OWNER" -- env HOME="/home/$OWNER" "$@"; }
+# A clean environment in the root: nothing of this machine's (its PIP_* variables name files not in the root).
+readonly ROOT_ENV=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8)
+in_root() { chroot "$ROOT" "${ROOT_ENV[@]}" "$@"; }
+as_owner() { chroot "$ROOT" "${ROOT_ENV[@]}" runuser -u "$OWNER" -- env HOME="/home/$OWNER" "$@"; }
 
 install_as_owner() {
     # 1eab:8306: a Newland scanner; 0403:6001: the FTDI serial port QEMU emulates (bench/pi_boot.sh scans there)
