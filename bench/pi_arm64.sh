@@ -82,11 +82,21 @@ unmount_all() {
     MOUNTS=()
 }
 
+# Never delete through a mount left by a run that was stopped early (/dev, /sys of this machine).
+remove_root() {
+    if grep -q " $ROOT/" /proc/mounts; then
+        echo "not removing $ROOT: something is still mounted under it (umount -R $ROOT first)" >&2
+        return 1
+    fi
+    rm -rf --one-file-system "$ROOT"
+}
+
 cleanup() {
     unmount_all
-    if ((!KEEP)) && [[ -d "$ROOT" ]]; then rm -rf "$ROOT"; fi
+    if ((!KEEP)) && [[ -d "$ROOT" ]]; then remove_root; fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # The Debian mirror apt uses on this machine (deb822 URIs: or a one-line deb entry), else deb.debian.org.
 debian_mirror() {
@@ -138,7 +148,7 @@ prepare_root() {
     if ((REUSE)) && [[ -e "$ROOT/home/$OWNER" ]]; then
         echo "reusing $ROOT (installed before)"
     else
-        rm -rf "$ROOT"
+        if [[ -d "$ROOT" ]]; then remove_root; fi
         cp -a "$BASE" "$ROOT"
     fi
     mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
