@@ -144,9 +144,14 @@ class Ws281xStrip(LedStrip):
         self.count = count
         import rpi_ws281x  # lazy: only on a Pi with the library installed
         strip_type = getattr(rpi_ws281x.ws, f"WS2811_STRIP_{self.order}")
-        self._strip = rpi_ws281x.PixelStrip(count, pin, freq_hz, dma, invert, int(round(brightness * 255)), channel,
-                                            strip_type=strip_type)
-        self._strip.begin()
+        strip = rpi_ws281x.PixelStrip(count, pin, freq_hz, dma, invert, int(round(brightness * 255)), channel,
+                                      strip_type=strip_type)
+        try:
+            strip.begin()
+        except BaseException:
+            _disarm(strip)
+            raise
+        self._strip = strip
         self.status = (f"LEDs: {count} pixels on GPIO{pin} (rpi_ws281x, {self.order}, "
                        f"brightness {brightness:.0%})")
 
@@ -160,6 +165,22 @@ class Ws281xStrip(LedStrip):
         cleanup = getattr(self._strip, "_cleanup", None)
         if cleanup is not None:
             cleanup()
+
+
+def _disarm(strip: Any) -> None:
+    """Make a rpi_ws281x ``PixelStrip`` whose ``begin()`` failed safe to drop.
+
+    The library registers ``_cleanup`` with atexit when the strip is made; after a failed ``ws2811_init`` that
+    cleanup calls ``ws2811_fini`` on a half-freed device and the process dies with SIGSEGV at exit. So the
+    atexit entry is removed and the handle forgotten (its few bytes are left to the process's end), and the
+    library's cleanup is never called for this strip.
+    """
+    cleanup = getattr(strip, "_cleanup", None)
+    if cleanup is not None:
+        atexit.unregister(cleanup)
+    for name in ("_leds", "_channel"):
+        if hasattr(strip, name):
+            setattr(strip, name, None)
 
 
 # WS2812 bit patterns per SPI scheme: SPI bits per data bit -> (speed in Hz, pattern of a 0, pattern of a 1)

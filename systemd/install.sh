@@ -7,19 +7,27 @@
 #   systemd/install.sh --dry-run                 print what would be done, change nothing (no root needed)
 #   sudo systemd/install.sh --uninstall          remove the service, rule, venv and boot settings we added
 #   sudo systemd/install.sh --uninstall --purge  ... and the journal, caches, config and the user
+#   sudo systemd/install.sh --offline            in a chroot or an image build (no running systemd)
 #
-# What it does: apt packages, the system user `hotstreak` and its groups, a venv in /opt/hotstreak/venv with
-# this checkout installed (pip install '.[pi]', pygame-ce built against the system SDL2 for KMSDRM), the
-# unit /etc/systemd/system/hotstreak.service, the udev rule /etc/udev/rules.d/99-hotstreak-scanner.rules,
-# SPI on and console blanking off in the boot config, then enables and (re)starts the service.
+# What it does: apt packages (Debian's python3-evdev, python3-spidev, python3-lgpio where the sources have it),
+# the system user `hotstreak` and its groups, a venv in /opt/hotstreak/venv that sees those system packages,
+# the pinned dependencies of systemd/requirements-pi.txt checked by their hashes (pygame-ce built from source
+# against the system SDL2 for KMSDRM), this checkout as a wheel built in a temporary copy (nothing is written
+# into the checkout), the unit /etc/systemd/system/hotstreak.service, the udev rule
+# /etc/udev/rules.d/99-hotstreak-scanner.rules, SPI on and console blanking off in the boot config (written
+# atomically, the old file kept as *.hotstreak-backup), then enables and (re)starts the service. Everything it
+# creates under the prefix is listed in PREFIX/install-manifest.txt; --uninstall removes only what that lists.
 # See README.md, "Raspberry Pi kiosk".
 set -euo pipefail
 
 readonly APP=hotstreak
 SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly SRC_DIR
-PREFIX=/opt/hotstreak
+readonly DEFAULT_PREFIX=/opt/hotstreak
+PREFIX=$DEFAULT_PREFIX
 ROOT=""            # --root DIR: a fake filesystem tree for --dry-run tests; "" is the real system
+OFFLINE=0          # 1: no running systemd (a chroot, an image build): enable the unit, start nothing
+OFFLINE_WHY=
 DRY_RUN=0
 UNINSTALL=0
 PURGE=0
@@ -29,6 +37,9 @@ BOOT_ONLY=0
 SCANNER_IDS=()
 SCANNER_MODE=""     # --scanner-mode; "" = [scanner] mode of /etc/hotstreak/config.toml, else auto
 BOOT_CHANGED=0
+STAGE=""            # a temporary directory for the wheel build (removed on exit)
+MANIFEST_NAME=install-manifest.txt
+LOCK_FILE=systemd/requirements-pi.txt
 
 # `input` is not here: it lets a process read every keyboard, so the service joins it (in a drop-in) only when
 # the scanner is a keyboard (HID) one.
@@ -39,13 +50,14 @@ readonly SCANNER_VENDORS=(05e0 0c2e 0536 05f9 080c 1eab)
 readonly HID_DROPIN_NAME=hid-scanner.conf
 readonly APT_PACKAGES=(
     python3-venv python3-dev python3-pip build-essential pkg-config
+    python3-evdev python3-spidev
     espeak-ng alsa-utils usbutils
     libsdl2-2.0-0 libsdl2-image-2.0-0 libsdl2-mixer-2.0-0 libsdl2-ttf-2.0-0
     libsdl2-dev libsdl2-image-dev libsdl2-mixer-dev libsdl2-ttf-dev
     libfreetype-dev libportmidi-dev libjpeg-dev libpng-dev
     fonts-dejavu-core
 )
-# Raspberry Pi OS only (archive.raspberrypi.com): lgpio is the GPIO backend gpiozero uses on a Pi 5.
+# Raspberry Pi OS only (not in Debian's own archive): lgpio is the GPIO backend gpiozero uses on a Pi 5.
 readonly APT_PACKAGES_PI=(python3-lgpio)
 readonly CMDLINE_TOKENS=(consoleblank=0 spidev.bufsiz=65536)
 readonly BLOCK_BEGIN="# >>> hotstreak (systemd/install.sh) >>>"
@@ -62,9 +74,13 @@ Options:
   --scanner-id V:P     the scanner's USB vendor:product (4 hex digits each, as lsusb shows); repeatable.
                        Without it: the scanner plugged in now (or the ids saved by an earlier run)
   --scanner-mode M     auto, serial or hid (default: [scanner] mode in /etc/$APP/config.toml, else auto)
-  --prefix DIR         install directory (default $PREFIX)
+  --prefix DIR         install directory (default $PREFIX): an absolute path of letters, digits and ._+-/
+                       that is new, empty, or an earlier install of this script
   --no-start           enable the service but do not (re)start it now
   --skip-apt           do not install apt packages
+  --offline            no running systemd (a chroot or an image build; found by itself when
+                       /run/systemd/system is missing): enable the service, leave udev and the start to the
+                       first boot
   --boot-only          only the boot settings (config.txt, cmdline.txt); with --uninstall, only remove them
   --root DIR           act on a filesystem tree under DIR (tests); only with --dry-run or --boot-only
   -h, --help           this help
@@ -73,6 +89,62 @@ EOF
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 2; }
+
+# The prefix goes into the unit file (paths in ExecStart=, ReadWritePaths=, ...) and into rm: only a plain
+# absolute path, never a system directory.
+check_prefix() {
+    PREFIX="${PREFIX%/}"
+    [[ "$PREFIX" =~ ^/[A-Za-z0-9._+/-]+$ ]] \
+        || die "--prefix '$PREFIX' must be an absolute path of letters, digits and ._+-/ (no spaces, &, #, quotes)"
+    [[ "/$PREFIX/" != *"/../"* && "/$PREFIX/" != *"/./"* && "$PREFIX" != *//* ]] \
+        || die "--prefix '$PREFIX' must not contain . or .. parts or //"
+    case "$PREFIX" in
+        /bin|/boot|/boot/*|/dev|/dev/*|/etc|/home|/lib|/lib64|/media|/mnt|/opt|/proc|/proc/*|/root|/run|/run/*\
+        |/sbin|/srv|/sys|/sys/*|/tmp|/usr|/usr/bin|/usr/lib|/usr/local|/usr/share|/var|/var/lib|/var/tmp)
+            die "--prefix '$PREFIX' is a system directory; give a directory of its own, e.g. $DEFAULT_PREFIX" ;;
+    esac
+}
+
+# Users and groups: from the --root tree's /etc/passwd and /etc/group when --root is given, else the system's.
+has_group() {
+    if [[ -n "$ROOT" ]]; then
+        grep -q "^$1:" "$ROOT/etc/group" 2>/dev/null
+    else
+        getent group "$1" >/dev/null
+    fi
+}
+
+has_user() {
+    if [[ -n "$ROOT" ]]; then
+        grep -q "^$1:" "$ROOT/etc/passwd" 2>/dev/null
+    else
+        id -u "$1" >/dev/null 2>&1
+    fi
+}
+
+user_in_group() {
+    local user="$1" group="$2" members
+    if [[ -n "$ROOT" ]]; then
+        members="$(grep "^$group:" "$ROOT/etc/group" 2>/dev/null | cut -d: -f4)"
+        [[ ",$members," == *",$user,"* ]]
+    else
+        id -nG "$user" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"
+    fi
+}
+
+# Write CONTENT to FILE atomically (a temporary file in the same directory, then rename), keeping the file's
+# mode and the old content as FILE.hotstreak-backup.
+write_atomic() {
+    local file="$1" content="$2" tmp
+    tmp="$(mktemp "$(dirname "$file")/.$(basename "$file").XXXXXX")"
+    if [[ -e "$file" ]]; then
+        cp -p "$file" "$file.hotstreak-backup"
+        chmod --reference="$file" "$tmp" 2>/dev/null || true
+    fi
+    printf '%s' "$content" >"$tmp"
+    sync "$tmp" 2>/dev/null || true
+    mv -f "$tmp" "$file"
+}
 
 # A command line as one would type it: arguments with shell characters in single quotes.
 quote_args() {
@@ -108,6 +180,7 @@ parse_args() {
             --no-start) START=0 ;;
             --skip-apt) SKIP_APT=1 ;;
             --boot-only) BOOT_ONLY=1 ;;
+            --offline) OFFLINE=1; OFFLINE_WHY="--offline" ;;
             --scanner-id)
                 (($# >= 2)) || die "--scanner-id needs a value like 1eab:8306"
                 [[ "$2" =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}$ ]] \
@@ -135,6 +208,7 @@ parse_args() {
         die "--root only goes with --dry-run or --boot-only"
     fi
     if [[ -n "$ROOT" && ! -d "$ROOT" ]]; then die "--root '$ROOT' is not a directory"; fi
+    check_prefix
     if ((!DRY_RUN)) && [[ -z "$ROOT" ]] && ((EUID != 0)); then
         die "run as root (sudo $0 ...), or with --dry-run to see the steps"
     fi
@@ -192,21 +266,29 @@ ensure_config_block() {
         say "    ${wanted//$'\n'/$'\n'    }"
         return
     fi
-    remove_config_block "$config"
-    if [[ -s "$config" && -n "$(tail -c1 "$config")" ]]; then printf '\n' >>"$config"; fi
-    printf '%s\n' "$wanted" >>"$config"
-    say "+ wrote the hotstreak block (dtparam=spi=on) to $config"
+    local kept
+    kept="$(without_config_block "$config"; printf x)"
+    kept="${kept%x}"
+    if [[ -n "$kept" && "$kept" != *$'\n' ]]; then kept+=$'\n'; fi
+    write_atomic "$config" "$kept$wanted"$'\n'
+    say "+ wrote the hotstreak block (dtparam=spi=on) to $config (old file: $config.hotstreak-backup)"
+}
+
+# config.txt without our block, on stdout.
+without_config_block() {
+    sed "/^${BLOCK_BEGIN//\//\\/}\$/,/^${BLOCK_END//\//\\/}\$/d" "$1"
 }
 
 remove_config_block() {
-    local config="$1"
+    local config="$1" kept
     [[ -e "$config" ]] || return 0
     grep -qxF "$BLOCK_BEGIN" "$config" || return 0
     if ((DRY_RUN)); then
         say "would remove the hotstreak block from $config"
         return
     fi
-    sed -i "/^${BLOCK_BEGIN//\//\\/}\$/,/^${BLOCK_END//\//\\/}\$/d" "$config"
+    kept="$(without_config_block "$config"; printf x)"
+    write_atomic "$config" "${kept%x}"
     say "+ removed the hotstreak block from $config"
 }
 
@@ -234,10 +316,10 @@ ensure_cmdline_tokens() {
         say "would add to $cmdline: ${added[*]}"
         return
     fi
-    printf '%s\n' "$line" >"$cmdline"
+    write_atomic "$cmdline" "$line"$'\n'
     mkdir -p "$(dirname "$state")"
     printf '%s\n' "${added[@]}" >>"$state"
-    say "+ added to $cmdline: ${added[*]}"
+    say "+ added to $cmdline: ${added[*]} (old file: $cmdline.hotstreak-backup)"
 }
 
 remove_cmdline_tokens() {
@@ -252,7 +334,7 @@ remove_cmdline_tokens() {
         say "would remove from $cmdline: $(tr '\n' ' ' <"$state")"
         return
     fi
-    printf '%s\n' "$line" >"$cmdline"
+    write_atomic "$cmdline" "$line"$'\n'
     say "+ removed from $cmdline: $(tr '\n' ' ' <"$state")"
     rm -f "$state"
 }
@@ -379,7 +461,7 @@ install_hid_dropin() {
         say "+ wrote $dir/$HID_DROPIN_NAME (the service joins group input for the HID scanner)"
     else
         if [[ -e "$dir/$HID_DROPIN_NAME" ]]; then run rm -f "$dir/$HID_DROPIN_NAME"; fi
-        if [[ -z "$ROOT" ]] && id -nG "$APP" 2>/dev/null | tr ' ' '\n' | grep -qx input; then
+        if user_in_group "$APP" input; then
             run gpasswd --delete "$APP" input
         fi
     fi
@@ -402,11 +484,11 @@ install_apt_packages() {
 ensure_user() {
     local group
     for group in "${GROUPS_NEEDED[@]}"; do
-        if ! getent group "$group" >/dev/null; then
+        if ! has_group "$group"; then
             run groupadd --system "$group"
         fi
     done
-    if id -u "$APP" >/dev/null 2>&1; then
+    if has_user "$APP"; then
         say "ok: user $APP exists"
     else
         run useradd --system --user-group --home-dir "/var/lib/$APP" --no-create-home \
@@ -415,31 +497,110 @@ ensure_user() {
     run usermod --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$APP"
 }
 
-# The venv sees the system packages (python3-lgpio for gpiozero on a Pi 5); pygame-ce is built from source
-# so that it links the system SDL2, which has the KMSDRM video driver the PyPI wheels lack.
+# What an earlier version of this script left in the prefix (it wrote no manifest).
+readonly LEGACY_ENTRIES=(venv README.md cmdline-added)
+
+# Install refuses a prefix that holds anything but an earlier install: uninstall must never remove what
+# install did not create. Sets PREFIX_IS_NEW when the directory is not there yet.
+PREFIX_IS_NEW=0
+check_prefix_for_install() {
+    local dir="$ROOT$PREFIX" entry
+    if [[ ! -e "$dir" ]]; then PREFIX_IS_NEW=1; return; fi
+    [[ -d "$dir" ]] || die "--prefix '$PREFIX' is a file, not a directory"
+    [[ ! -e "$dir/$MANIFEST_NAME" ]] || return 0
+    for entry in "$dir"/* "$dir"/.[!.]*; do
+        [[ -e "$entry" || -L "$entry" ]] || continue
+        if [[ " ${LEGACY_ENTRIES[*]} " != *" ${entry##*/} "* ]]; then
+            die "--prefix '$PREFIX' already holds other files (${entry##*/}) and no $MANIFEST_NAME: give a new or empty directory"
+        fi
+    done
+    [[ -n "$(ls -A "$dir")" ]] || PREFIX_IS_NEW=1
+}
+
+# The manifest: the paths (as on the machine) that install created under the prefix, one a line.
+write_manifest() {
+    local manifest="$ROOT$PREFIX/$MANIFEST_NAME" entries=() old=()
+    if ((DRY_RUN)); then
+        say "would list what was installed under $PREFIX in $PREFIX/$MANIFEST_NAME (uninstall removes only that)"
+        return
+    fi
+    if [[ -e "$manifest" ]]; then mapfile -t old <"$manifest"; fi
+    if ((PREFIX_IS_NEW)) || printf '%s\n' "${old[@]}" | grep -qxF "$PREFIX"; then entries+=("$PREFIX"); fi
+    entries+=("$PREFIX/venv" "$PREFIX/README.md" "$PREFIX/$MANIFEST_NAME")
+    if [[ -e "$ROOT$PREFIX/cmdline-added" ]]; then entries+=("$PREFIX/cmdline-added"); fi
+    printf '%s\n' "${entries[@]}" >"$manifest"
+    say "+ wrote $PREFIX/$MANIFEST_NAME (${#entries[@]} paths: what --uninstall removes)"
+}
+
+# A copy of the checkout (without .git, venvs and build output) in a temporary directory: the wheel is built
+# there, so the install writes nothing into the owner's checkout.
+stage_source() {
+    if ((DRY_RUN)); then
+        STAGE="\$TMPDIR/hotstreak-install.XXXXXX"
+        say "would copy $SRC_DIR (without .git, .venv, build/, *.egg-info) to $STAGE/src"
+        return
+    fi
+    STAGE="$(mktemp -d "${TMPDIR:-/tmp}/hotstreak-install.XXXXXX")"
+    trap 'rm -rf "$STAGE"' EXIT
+    mkdir "$STAGE/src"
+    tar -C "$SRC_DIR" --exclude=.git --exclude=.venv --exclude=venv --exclude=build --exclude='*.egg-info' \
+        --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache -cf - . | tar -C "$STAGE/src" -xf -
+    say "+ copied $SRC_DIR to $STAGE/src (the wheel is built there)"
+}
+
+# The venv sees the system packages (Debian's python3-evdev and python3-spidev; python3-lgpio for gpiozero on
+# Raspberry Pi OS). The dependencies are the pinned versions of the lock file, each checked against its hash;
+# pygame-ce is built from its (hash-checked) source so that it links the system SDL2, which has the KMSDRM
+# video driver the PyPI wheels lack. The project itself: a wheel built from a copy of the checkout.
 install_venv() {
-    local venv="$PREFIX/venv"
+    local venv="$PREFIX/venv" pip wheel
     if [[ -x "$ROOT$venv/bin/python" ]]; then
         say "ok: venv $venv exists"
     else
         run python3 -m venv --system-site-packages "$ROOT$venv"
     fi
-    run "$ROOT$venv/bin/pip" install --upgrade pip
-    run "$ROOT$venv/bin/pip" install --no-binary pygame-ce "pygame-ce>=2.4"
-    run "$ROOT$venv/bin/pip" install "${SRC_DIR}[pi]"
+    pip="$ROOT$venv/bin/pip"
+    [[ -r "$SRC_DIR/$LOCK_FILE" ]] || die "$SRC_DIR/$LOCK_FILE is missing (the pinned dependencies)"
+    run "$pip" install --require-hashes --no-binary pygame-ce -r "$SRC_DIR/$LOCK_FILE"
+    stage_source
+    run "$pip" wheel --no-deps --wheel-dir "$STAGE/wheel" "$STAGE/src"
+    if ((DRY_RUN)); then
+        wheel="$STAGE/wheel/hotstreak_companion-*.whl"
+    else
+        wheel="$(find "$STAGE/wheel" -name 'hotstreak_companion-*.whl' | head -n1)"
+        [[ -n "$wheel" ]] || die "pip built no wheel of $SRC_DIR"
+    fi
     # The version does not change between commits of a checkout: reinstall the project itself every time.
-    run "$ROOT$venv/bin/pip" install --no-deps --force-reinstall "$SRC_DIR"
+    run "$pip" install --no-deps --force-reinstall "$wheel"
+    check_venv_imports "$venv"
     run install -D -m 0644 "$SRC_DIR/README.md" "$ROOT$PREFIX/README.md"
 }
 
+# The device libraries come from Debian (apt) or the lock file: say which one is missing, not a traceback.
+check_venv_imports() {
+    local venv="$1" missing
+    if ((DRY_RUN)); then
+        say "would check that $venv imports evdev, spidev, rpi_ws281x, pygame, gpiozero and serial"
+        return
+    fi
+    missing="$("$ROOT$venv/bin/python" -c '
+import importlib.util
+print(" ".join(m for m in ("evdev", "spidev", "rpi_ws281x", "pygame", "gpiozero", "serial")
+               if importlib.util.find_spec(m) is None))')"
+    [[ -z "$missing" ]] || die "the venv $venv cannot import: $missing (evdev and spidev come from apt: python3-evdev python3-spidev; run without --skip-apt)"
+    say "ok: the venv imports evdev, spidev, rpi_ws281x, pygame, gpiozero and serial"
+}
+
 install_files() {
-    local unit="$ROOT/etc/systemd/system/$APP.service" defaults="$ROOT/etc/default/$APP"
-    if [[ "$PREFIX" == /opt/hotstreak ]]; then
+    local unit="$ROOT/etc/systemd/system/$APP.service" defaults="$ROOT/etc/default/$APP" text
+    if [[ "$PREFIX" == "$DEFAULT_PREFIX" ]]; then
         run install -D -m 0644 "$SRC_DIR/systemd/$APP.service" "$unit"
     elif ((DRY_RUN)); then
-        say "would install $unit with /opt/hotstreak replaced by $PREFIX"
+        say "would install $unit with $DEFAULT_PREFIX replaced by $PREFIX"
     else
-        sed "s#/opt/hotstreak#$PREFIX#g" "$SRC_DIR/systemd/$APP.service" >"$unit"
+        text="$(<"$SRC_DIR/systemd/$APP.service")"
+        install -d -m 0755 "$(dirname "$unit")"
+        printf '%s\n' "${text//"$DEFAULT_PREFIX"/"$PREFIX"}" >"$unit"
         chmod 0644 "$unit"
         say "+ installed $unit (prefix $PREFIX)"
     fi
@@ -451,13 +612,14 @@ install_files() {
     elif ((DRY_RUN)); then
         say "would write $defaults (extra arguments for hotstreak run)"
     else
-        cat >"$defaults" <<'EOF'
+        install -d -m 0755 "$(dirname "$defaults")"
+        cat >"$defaults" <<'DEFAULTS'
 # Extra arguments for `hotstreak run` in the kiosk service (read by hotstreak.service).
 # Examples: --config /etc/hotstreak/config.toml   --hardware pi   --scanner /dev/ttyACM0
 HOTSTREAK_ARGS=
 # Or name the config file here (hotstreak run and hotstreak doctor both read it):
 #HOTSTREAK_CONFIG=/etc/hotstreak/config.toml
-EOF
+DEFAULTS
         say "+ wrote $defaults"
     fi
 }
@@ -469,8 +631,25 @@ configure_boot() {
     ensure_cmdline_tokens "$boot/cmdline.txt" "$ROOT$PREFIX/cmdline-added"
 }
 
+# No running systemd (a chroot, an image build, a container): --offline, or found by itself.
+detect_offline() {
+    ((OFFLINE)) && return 0
+    if [[ ! -d "$ROOT/run/systemd/system" ]]; then
+        OFFLINE=1
+        OFFLINE_WHY="systemd is not running here ($ROOT/run/systemd/system is missing: a chroot or an image build?)"
+    fi
+}
+
 reload_and_enable() {
-    [[ -z "$ROOT" ]] || { say "skip: systemctl and udevadm (--root)"; return; }
+    if ((OFFLINE)); then
+        # systemctl --root works on the unit files alone: no running systemd needed.
+        if ((DRY_RUN)) || command -v systemctl >/dev/null; then
+            run systemctl --root="${ROOT:-/}" enable "$APP.service"
+        else
+            say "warning: no systemctl here: enable $APP.service on the first boot (systemctl enable --now $APP)"
+        fi
+        return
+    fi
     run udevadm control --reload
     run udevadm trigger --subsystem-match=tty --subsystem-match=input --action=add
     run systemctl daemon-reload
@@ -479,25 +658,81 @@ reload_and_enable() {
 }
 
 do_install() {
+    detect_offline
     say "Installing Hot Streak Companion from $SRC_DIR into $PREFIX${ROOT:+ (root $ROOT)}"
+    if ((OFFLINE)); then say "offline: $OFFLINE_WHY; the service is enabled, not started"; fi
+    check_prefix_for_install
     install_apt_packages
     ensure_user
     run install -d -m 0755 "$ROOT$PREFIX"
     install_venv
     install_files
     configure_boot
+    write_manifest
     reload_and_enable
+    if ((OFFLINE)); then
+        say "Done (offline). Left for the first boot: udev loads $ROOT/etc/udev/rules.d/99-$APP-scanner.rules,"
+        say "  systemd starts $APP.service (enabled), the boot settings take effect. Then check the machine with:"
+        say "  sudo -u $APP $PREFIX/venv/bin/hotstreak doctor"
+        return
+    fi
     say "Done. Check the machine with: sudo -u $APP $PREFIX/venv/bin/hotstreak doctor"
     if ((BOOT_CHANGED)); then
         say "The boot configuration changed: reboot (sudo reboot) for SPI and console blanking to apply."
     fi
 }
 
+# Remove what the manifest lists under the prefix (the venv, files, then the prefix itself when install made
+# it and it is empty). No manifest: an earlier version's install is recognised by its known entries alone;
+# anything else is left alone.
+remove_prefix() {
+    local dir="$ROOT$PREFIX" manifest="$ROOT$PREFIX/$MANIFEST_NAME" entries=() entry own_dir=0 name
+    if [[ -e "$manifest" ]]; then
+        mapfile -t entries <"$manifest"
+    elif [[ -d "$dir" ]]; then
+        for entry in "$dir"/* "$dir"/.[!.]*; do
+            [[ -e "$entry" || -L "$entry" ]] || continue
+            name="${entry##*/}"
+            if [[ " ${LEGACY_ENTRIES[*]} " != *" $name "* ]]; then
+                say "kept: $PREFIX (no $MANIFEST_NAME, and it holds $name: not installed by this script)"
+                return
+            fi
+            entries+=("$PREFIX/$name")
+        done
+    else
+        say "ok: nothing installed in $PREFIX"
+        return
+    fi
+    for entry in "${entries[@]}"; do
+        [[ -n "$entry" ]] || continue
+        if [[ "$entry" == "$PREFIX" ]]; then
+            own_dir=1
+        elif [[ "$entry" == "$PREFIX/venv" ]]; then
+            run rm -rf "$ROOT$entry"
+        elif [[ "$entry" == "$PREFIX"/* && "/$entry/" != *"/../"* && "$entry" != "$PREFIX/$MANIFEST_NAME" ]]; then
+            if [[ -e "$ROOT$entry" || -L "$ROOT$entry" ]]; then run rm -f "$ROOT$entry"; fi
+        elif [[ "$entry" != "$PREFIX/$MANIFEST_NAME" ]]; then
+            say "warning: $MANIFEST_NAME lists $entry, which is not inside $PREFIX; not removed"
+        fi
+    done
+    if [[ -e "$manifest" ]]; then run rm -f "$manifest"; fi
+    if ((own_dir)) || [[ "$PREFIX" == "$DEFAULT_PREFIX" && ! -e "$manifest" && ${#entries[@]} -gt 0 ]]; then
+        if ((DRY_RUN)); then
+            say "would remove $PREFIX if it is empty then"
+        elif [[ -d "$dir" ]] && [[ -z "$(ls -A "$dir")" ]]; then
+            run rmdir "$dir"
+        fi
+    fi
+}
+
 do_uninstall() {
     local boot
+    detect_offline
     say "Uninstalling Hot Streak Companion${ROOT:+ (root $ROOT)}"
-    if [[ -z "$ROOT" ]]; then
-        if [[ -e "/etc/systemd/system/$APP.service" ]]; then
+    if [[ -e "$ROOT/etc/systemd/system/$APP.service" ]]; then
+        if ((OFFLINE)); then
+            run systemctl --root="${ROOT:-/}" disable "$APP.service"
+        else
             run systemctl disable --now "$APP.service"
         fi
     fi
@@ -506,15 +741,15 @@ do_uninstall() {
     boot="$(boot_dir)"
     remove_config_block "$boot/config.txt"
     remove_cmdline_tokens "$boot/cmdline.txt" "$ROOT$PREFIX/cmdline-added"
-    run rm -rf "$ROOT$PREFIX"
-    if [[ -z "$ROOT" ]]; then
+    remove_prefix
+    if ((!OFFLINE)); then
         run systemctl daemon-reload
         run udevadm control --reload
     fi
     if ((PURGE)); then
         run rm -rf "$ROOT/var/lib/$APP" "$ROOT/var/cache/$APP" "$ROOT/var/log/$APP" "$ROOT/etc/$APP" \
             "$ROOT/etc/default/$APP"
-        if id -u "$APP" >/dev/null 2>&1; then run userdel "$APP"; fi
+        if has_user "$APP"; then run userdel "$APP"; fi
     else
         say "kept: the journal /var/lib/$APP, /etc/$APP, /etc/default/$APP and the user $APP (--purge removes them)"
     fi

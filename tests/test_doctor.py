@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 import sys
 import types
 from pathlib import Path
@@ -207,6 +209,42 @@ def test_spi_in_boot_config_without_file(tmp_path):
 
 
 # --- groups ---
+
+def test_gpio_without_a_pin_library_names_lgpio_and_its_fix(pi):
+    write(pi / "dev/gpiochip0")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: name == "gpiozero").problems
+    assert problem.check == "gpio" and "no GPIO pin library" in problem.message
+    assert "the buttons do nothing" in problem.message
+    assert "apt install python3-lgpio" in problem.fix and "pip install lgpio" in problem.fix
+
+
+@pytest.mark.parametrize("backend", ["lgpio", "RPi", "pigpio"])
+def test_gpio_with_any_pin_library_is_fine(pi, backend):
+    write(pi / "dev/gpiochip4")
+    assert checks(pi, has_module=lambda name: name in ("gpiozero", backend)) == []
+
+
+def test_gpio_without_gpiozero(pi):
+    write(pi / "dev/gpiochip0")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: name == "lgpio").problems
+    assert problem.check == "gpio" and "gpiozero is not installed" in problem.message
+
+
+def test_gpio_not_checked_without_a_gpio_chip(pi):
+    assert checks(pi, has_module=lambda name: False) == []
+
+
+def test_command_names_the_missing_gpio_backend(pi, tmp_path):
+    write(pi / "dev/gpiochip0")
+    blocker = write(tmp_path / "block/sitecustomize.py",
+                    "import sys\nfor m in ('lgpio', 'RPi', 'pigpio'):\n    sys.modules[m] = None\n")
+    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{ROOT}")
+    result = subprocess.run([sys.executable, "-m", "companion", "doctor", "--root", str(pi)], capture_output=True,
+                            text=True, env=env, timeout=60, cwd=ROOT)
+    gpio = [line for line in result.stdout.splitlines() if line.startswith("gpio: ")]
+    assert result.returncode == 1 and len(gpio) == 1
+    assert "no GPIO pin library" in gpio[0] and "python3-lgpio" in gpio[0]
+
 
 def test_user_missing(pi):
     write(pi / "etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import types
 
@@ -143,6 +144,71 @@ def test_ws281x_without_the_library_raises_import_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "rpi_ws281x", None)
     with pytest.raises(ImportError):
         Ws281xStrip(3)
+
+
+# ----- a failed ws2811_init never crashes the process ---------------------------------------------------------
+# Like the real library: the strip registers its cleanup with atexit (and in __del__) when it is made, and that
+# cleanup runs ws2811_fini, which dies with SIGSEGV on a device whose init failed.
+CRASHING_WS281X = """
+import atexit, os, signal, types
+ws = types.SimpleNamespace(WS2811_STRIP_GRB=0x081000, WS2811_STRIP_RGB=0x100800)
+cleanups = []
+CRASH = True   # False in-process: record the call instead of killing the test run
+class PixelStrip:
+    def __init__(self, num, pin, *args, **kwargs):
+        self._leds = object()
+        self._channel = object()
+        atexit.register(self._cleanup)
+    def __del__(self):
+        self._cleanup()
+    def begin(self):
+        raise RuntimeError("ws2811_init failed with code -5 (mmap() failed)")
+    def _cleanup(self):
+        if self._leds is not None:
+            cleanups.append(self)
+            if CRASH:
+                os.kill(os.getpid(), signal.SIGSEGV)   # ws2811_fini on a device whose init failed
+"""
+
+
+@pytest.fixture
+def crashing_ws281x(tmp_path, monkeypatch):
+    package = tmp_path / "fake" / "rpi_ws281x"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(CRASHING_WS281X)
+    monkeypatch.syspath_prepend(str(tmp_path / "fake"))
+    monkeypatch.delitem(sys.modules, "rpi_ws281x", raising=False)
+    return tmp_path / "fake"
+
+
+def test_failed_begin_raises_and_never_calls_the_library_cleanup(crashing_ws281x):
+    import atexit
+    import gc
+    import rpi_ws281x
+    rpi_ws281x.CRASH = False
+    registered = []
+    original = atexit.register
+    atexit.register = lambda f, *a, **k: registered.append(f) or original(f, *a, **k)
+    try:
+        with pytest.raises(RuntimeError, match="ws2811_init failed with code -5"):
+            Ws281xStrip(3)
+    finally:
+        atexit.register = original
+    gc.collect()                                   # __del__ of the dropped strip: no cleanup either
+    assert rpi_ws281x.cleanups == []
+    assert len(registered) == 1
+    registered[0]()                                # what atexit would run at exit: disarmed, does nothing
+    assert rpi_ws281x.cleanups == []
+
+
+def test_leds_off_with_a_failed_ws281x_init_exits_1_without_a_crash(crashing_ws281x):
+    from conftest import ROOT
+    env = dict(os.environ, PYTHONPATH=f"{crashing_ws281x}{os.pathsep}{ROOT}")
+    r = subprocess.run([sys.executable, "-m", "companion", "leds-off", "--hardware", "pi", "--led-backend", "ws281x"],
+                       capture_output=True, text=True, env=env, timeout=60, cwd=ROOT)
+    assert r.returncode == 1, (r.returncode, r.stderr)        # not -11 (SIGSEGV)
+    assert "ws2811_init failed with code -5" in r.stderr
+    assert "Traceback" not in r.stderr
 
 
 # ----- WS2812 SPI encoder -----------------------------------------------------------------------------------

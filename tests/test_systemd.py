@@ -226,9 +226,21 @@ def test_install_script_syntax():
 
 
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
-def test_install_script_shellcheck():
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
+@pytest.mark.parametrize("script", ["systemd/install.sh", "bench/pi_arm64.sh", "bench/pi_boot.sh"])
+def test_shell_scripts_pass_shellcheck(script):
+    result = subprocess.run(["shellcheck", str(ROOT / script)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("script", ["bench/pi_arm64.sh", "bench/pi_boot.sh"])
+def test_bench_scripts_need_root_and_say_so(script):
+    if subprocess.run(["id", "-u"], capture_output=True, text=True).stdout.strip() == "0":
+        result = subprocess.run(["bash", str(ROOT / script), "--bogus"], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and "unknown option '--bogus'" in result.stderr
+    else:
+        result = subprocess.run(["bash", str(ROOT / script)], capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and "run as root" in result.stderr
+    assert subprocess.run(["bash", "-n", str(ROOT / script)]).returncode == 0
 
 
 def test_dry_run_install_lists_every_step(tmp_path):
@@ -236,27 +248,115 @@ def test_dry_run_install_lists_every_step(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("dry run: nothing is changed")
-    for step in ("apt-get install", "espeak-ng", "python3-venv", "useradd --system", "usermod --append --groups "
-                 "dialout,gpio,spi,video,render,audio hotstreak", "-m venv --system-site-packages",
-                 f"'{ROOT}[pi]'", "--no-binary pygame-ce", "/etc/systemd/system/hotstreak.service",
-                 "/etc/udev/rules.d/99-hotstreak-scanner.rules", "/etc/default/hotstreak"):
+    for step in ("apt-get install", "espeak-ng", "python3-venv", "python3-evdev python3-spidev", "useradd --system",
+                 "usermod --append --groups dialout,gpio,spi,video,render,audio hotstreak",
+                 "-m venv --system-site-packages",
+                 f"install --require-hashes --no-binary pygame-ce -r {ROOT}/systemd/requirements-pi.txt",
+                 f"would copy {ROOT} (without .git, .venv, build/, *.egg-info)", "wheel --no-deps --wheel-dir",
+                 "install --no-deps --force-reinstall", "/etc/systemd/system/hotstreak.service",
+                 "/etc/udev/rules.d/99-hotstreak-scanner.rules", "/etc/default/hotstreak",
+                 "/opt/hotstreak/install-manifest.txt"):
         assert step in out, step
+    assert f"install '{ROOT}[pi]'" not in out and f"install {ROOT}" not in out   # never built in the checkout
     assert not (tmp_path / "opt").exists() and not (tmp_path / "etc").exists()   # nothing written
 
 
-def test_dry_run_on_the_real_system_runs_systemctl(tmp_path):
-    out = run_install("--dry-run", "--skip-apt").stdout
+def systemd_running(root: Path) -> Path:
+    (root / "run/systemd/system").mkdir(parents=True)
+    return root
+
+
+def test_dry_run_with_a_running_systemd_reloads_enables_and_starts(tmp_path):
+    out = run_install("--dry-run", "--skip-apt", "--root", str(systemd_running(tmp_path))).stdout
     assert "would run: systemctl daemon-reload" in out
     assert "would run: systemctl enable hotstreak.service" in out
+    assert "would run: systemctl restart hotstreak.service" in out
     assert "would run: udevadm control --reload" in out
-    assert "apt-get" not in out
+    assert "apt-get" not in out and "offline" not in out
 
 
-def test_dry_run_uninstall(tmp_path):
-    out = run_install("--dry-run", "--uninstall", "--purge").stdout
-    assert "rm -f /etc/systemd/system/hotstreak.service /etc/udev/rules.d/99-hotstreak-scanner.rules" in out
-    assert "rm -rf /opt/hotstreak" in out
+def test_without_a_running_systemd_the_install_is_offline_and_ends_well(tmp_path):
+    result = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f"offline: systemd is not running here ({tmp_path}/run/systemd/system is missing" in out
+    assert f"would run: systemctl --root={tmp_path} enable hotstreak.service" in out
+    assert "udevadm" not in out and "daemon-reload" not in out and "restart" not in out
+    assert "Done (offline). Left for the first boot: udev loads" in out
+    assert "systemd starts hotstreak.service (enabled)" in out
+
+
+def test_offline_option_even_with_systemd_running(tmp_path):
+    out = run_install("--dry-run", "--skip-apt", "--offline", "--root", str(systemd_running(tmp_path))).stdout
+    assert "offline: --offline" in out and "udevadm" not in out and "daemon-reload" not in out
+
+
+def test_dry_run_uninstall_of_an_install_removes_what_its_manifest_lists(tmp_path):
+    prefix = tmp_path / "opt/hotstreak"
+    (prefix / "venv/bin").mkdir(parents=True)
+    for name in ("README.md", "cmdline-added"):
+        (prefix / name).write_text("x\n")
+    (prefix / "install-manifest.txt").write_text("/opt/hotstreak\n/opt/hotstreak/venv\n/opt/hotstreak/README.md\n"
+                                                 "/opt/hotstreak/install-manifest.txt\n/etc/passwd\n")
+    result = run_install("--dry-run", "--uninstall", "--purge", "--root", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert f"rm -f {tmp_path}/etc/systemd/system/hotstreak.service {tmp_path}/etc/udev/rules.d/99-hotstreak" in out
+    assert f"would run: rm -rf {tmp_path}/opt/hotstreak/venv\n" in out
+    assert f"would run: rm -f {tmp_path}/opt/hotstreak/README.md\n" in out
+    assert f"rm -rf {tmp_path}/opt/hotstreak\n" not in out
+    assert "lists /etc/passwd, which is not inside /opt/hotstreak; not removed" in out
+    assert f"would remove /opt/hotstreak if it is empty then" in out
     assert "/var/lib/hotstreak" in out
+
+
+def test_uninstall_leaves_a_prefix_it_did_not_create(tmp_path):
+    data = tmp_path / "srv/data"
+    data.mkdir(parents=True)
+    (data / "important.db").write_text("keep me")
+    result = run_install("--dry-run", "--uninstall", "--prefix", "/srv/data", "--root", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "kept: /srv/data (no install-manifest.txt, and it holds important.db" in result.stdout
+    assert "rm -rf" not in result.stdout
+    result = run_install("--dry-run", "--uninstall", "--prefix", "/srv/empty-or-absent", "--root", str(tmp_path))
+    assert "ok: nothing installed in /srv/empty-or-absent" in result.stdout and "rm -rf" not in result.stdout
+
+
+def test_install_refuses_a_prefix_holding_other_files(tmp_path):
+    data = tmp_path / "srv/data"
+    data.mkdir(parents=True)
+    (data / "important.db").write_text("keep me")
+    result = run_install("--dry-run", "--skip-apt", "--prefix", "/srv/data", "--root", str(tmp_path))
+    assert result.returncode == 2
+    assert ("--prefix '/srv/data' already holds other files (important.db) and no install-manifest.txt"
+            in result.stderr)
+
+
+def test_custom_prefix_goes_into_the_unit(tmp_path):
+    out = run_install("--dry-run", "--skip-apt", "--prefix", "/opt/hs-2.1", "--root", str(tmp_path)).stdout
+    assert "with /opt/hotstreak replaced by /opt/hs-2.1" in out
+    assert f"-m venv --system-site-packages {tmp_path}/opt/hs-2.1/venv" in out
+
+
+def test_dry_run_with_root_reads_only_the_roots_users_and_groups(tmp_path):
+    # this machine has groups audio, video, dialout; an empty root has none, and no user hotstreak
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc/passwd").write_text("root:x:0:0::/root:/bin/sh\n")
+    (tmp_path / "etc/group").write_text("root:x:0:\n")
+    out = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path)).stdout
+    for group in ("dialout", "gpio", "spi", "video", "render", "audio"):
+        assert f"would run: groupadd --system {group}\n" in out, group
+    assert "would run: useradd --system" in out
+    # a root that has them: nothing to add, whatever this machine has
+    (tmp_path / "etc/passwd").write_text("hotstreak:x:998:998::/var/lib/hotstreak:/usr/sbin/nologin\n")
+    (tmp_path / "etc/group").write_text("".join(f"{g}:x:{20 + i}:hotstreak\n" for i, g in enumerate(
+        ("dialout", "gpio", "spi", "video", "render", "audio", "input"))))
+    (tmp_path / "etc/hotstreak").mkdir()
+    (tmp_path / "etc/hotstreak/config.toml").write_text('[scanner]\nmode = "serial"\n')
+    out = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path)).stdout
+    assert "groupadd" not in out and "useradd" not in out
+    assert "ok: user hotstreak exists" in out
+    assert "would run: gpasswd --delete hotstreak input" in out     # the root's input membership, not this machine's
 
 
 def test_scanner_id_lines_are_valid_rule_lines():
@@ -311,6 +411,13 @@ def test_scanner_mode_from_the_config_file(tmp_path):
     (["--scanner-mode", "usb"], "is not auto, serial or hid"),
     (["--purge", "--dry-run"], "--purge only goes with --uninstall"),
     (["--root", "/tmp"], "--root only goes with --dry-run or --boot-only"),
+    (["--dry-run", "--prefix", "/opt/hot streak"], "must be an absolute path of letters, digits and ._+-/"),
+    (["--dry-run", "--prefix", "/opt/a&b"], "(no spaces, &, #, quotes)"),
+    (["--dry-run", "--prefix", "/opt/a#b"], "--prefix '/opt/a#b' must be an absolute path"),
+    (["--dry-run", "--prefix", "opt/hotstreak"], "must be an absolute path"),
+    (["--dry-run", "--prefix", "/opt/../usr"], "must not contain . or .. parts"),
+    (["--dry-run", "--uninstall", "--prefix", "/usr"], "--prefix '/usr' is a system directory"),
+    (["--dry-run", "--uninstall", "--prefix", "/"], "must be an absolute path"),
 ])
 def test_bad_arguments(args, message):
     result = run_install(*args)
@@ -372,3 +479,78 @@ def test_cmdline_keeps_a_user_consoleblank_value_and_warns(tmp_path):
     result = run_install("--boot-only", "--root", str(root))
     assert "consoleblank to another value" in result.stdout
     assert cmdline.read_text() == "console=tty1 root=x consoleblank=60 spidev.bufsiz=65536\n"
+
+
+def test_boot_files_are_replaced_atomically_with_a_backup(tmp_path):
+    root, config, cmdline = fake_boot(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    original_config, original_cmdline = config.read_text(), cmdline.read_text()
+    config.chmod(0o600)
+    result = run_install("--boot-only", "--root", str(root))
+    assert result.returncode == 0, result.stderr
+    assert (config.parent / "config.txt.hotstreak-backup").read_text() == original_config
+    assert (cmdline.parent / "cmdline.txt.hotstreak-backup").read_text() == original_cmdline
+    assert config.stat().st_mode & 0o777 == 0o600                         # the file's mode is kept
+    assert sorted(p.name for p in config.parent.iterdir()) == [           # no temporary file left behind
+        "cmdline.txt", "cmdline.txt.hotstreak-backup", "config.txt", "config.txt.hotstreak-backup"]
+    assert "old file: " in result.stdout
+    script = INSTALL.read_text()
+    assert "sed -i" not in script                                          # every boot file edit goes through the rename
+    assert re.search(r'mv -f "\$tmp" "\$file"', script)
+
+
+# --- the pinned Pi dependencies ---
+
+LOCK = ROOT / "systemd/requirements-pi.txt"
+
+
+def locked() -> dict[str, tuple[str, list[str]]]:
+    """{name: (version, [hashes])} from the lock file."""
+    pins: dict[str, tuple[str, list[str]]] = {}
+    name = None
+    for line in LOCK.read_text().splitlines():
+        m = re.match(r"^([A-Za-z0-9_.-]+)==([^ \\]+)", line)
+        if m:
+            name = m.group(1).lower().replace("_", "-")
+            pins[name] = (m.group(2), [])
+        elif name and line.strip().startswith("--hash=sha256:"):
+            pins[name][1].append(line.strip().split(":", 1)[1].rstrip(" \\"))
+    return pins
+
+
+def project_requirements() -> list[str]:
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project["dependencies"] + project["optional-dependencies"]["pi"]
+
+
+def test_every_pi_dependency_has_an_upper_bound():
+    from packaging.requirements import Requirement
+    for text in project_requirements():
+        req = Requirement(text)
+        assert any(spec.operator in ("<", "<=", "~=", "==") for spec in req.specifier), text
+
+
+def test_lock_pins_every_dependency_with_hashes_within_the_bounds():
+    from packaging.requirements import Requirement
+    pins = locked()
+    assert pins, "no pinned requirement in systemd/requirements-pi.txt"
+    for name, (version, hashes) in pins.items():
+        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), name
+    for text in project_requirements():
+        req = Requirement(text)
+        name = req.name.lower().replace("_", "-")
+        if name in ("evdev", "spidev"):          # Debian's python3-evdev / python3-spidev (apt, system site)
+            assert name not in pins
+            continue
+        assert name in pins, f"{name} is not in the lock file"
+        assert req.specifier.contains(pins[name][0], prereleases=True), (name, pins[name][0], str(req.specifier))
+    assert "pip-compile" in LOCK.read_text()     # the header says the command that makes it
+
+
+def test_install_installs_the_lock_with_hashes_and_debian_device_libraries():
+    script = INSTALL.read_text()
+    assert 'install --require-hashes --no-binary pygame-ce -r "$SRC_DIR/$LOCK_FILE"' in script
+    assert "LOCK_FILE=systemd/requirements-pi.txt" in script
+    packages = script[script.index("readonly APT_PACKAGES=("):script.index(")", script.index("readonly APT_PACKAGES=("))]
+    assert "python3-evdev" in packages and "python3-spidev" in packages
+    assert "--system-site-packages" in script

@@ -255,6 +255,34 @@ def check_spi(root: Path) -> list[Problem]:
                     "sudo systemd/install.sh --boot-only (or raspi-config > Interface Options > SPI), then reboot")]
 
 
+# gpiozero's pin libraries, in the order it tries them: (module, package to install).
+GPIO_BACKENDS: tuple[tuple[str, str], ...] = (("lgpio", "python3-lgpio"), ("RPi", "python3-rpi.gpio"),
+                                              ("pigpio", "python3-pigpio"))
+GPIO_FIX = ("sudo apt install python3-lgpio (Raspberry Pi OS; on plain Debian: "
+            "sudo /opt/hotstreak/venv/bin/pip install lgpio), then restart the service")
+
+
+def check_gpio(root: Path, has_module: Callable[[str], bool] = _has_module) -> list[Problem]:
+    """The buttons' GPIO works: where the root has a GPIO chip (/dev/gpiochip*), gpiozero and one of its pin
+    libraries (:data:`GPIO_BACKENDS`, lgpio first: the only one on a Pi 5) can be imported. Without a pin
+    library gpiozero starts no button and the buttons do nothing. No GPIO chip: nothing to check."""
+    dev = _inside(root, "/dev")
+    try:
+        chips = sorted(p.name for p in dev.iterdir() if p.name.startswith("gpiochip"))
+    except OSError:
+        chips = []
+    if not chips:
+        return []
+    if not has_module("gpiozero"):
+        return [Problem("gpio", "gpiozero is not installed (the buttons do nothing)",
+                        "sudo /opt/hotstreak/venv/bin/pip install gpiozero, or sudo systemd/install.sh")]
+    if any(has_module(module) for module, _ in GPIO_BACKENDS):
+        return []
+    names = ", ".join(module if module != "RPi" else "RPi.GPIO" for module, _ in GPIO_BACKENDS)
+    return [Problem("gpio", f"gpiozero has no GPIO pin library ({names} all missing): the buttons do nothing",
+                    GPIO_FIX)]
+
+
 def read_group_file(root: Path) -> dict[str, set[str]] | None:
     """/etc/group as {group: members}; None when it cannot be read."""
     text = _read(_inside(root, "/etc/group"))
@@ -394,6 +422,7 @@ def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port
     port, mode, hid_device = _scanner_settings(config_path)
     report.problems += check_scanner(root, scanner_port or port, mode, hid_device, has_module, report.notes)
     report.problems += check_spi(root)
+    report.problems += check_gpio(root, has_module)
     report.problems += check_groups(root, user)
     report.problems += check_audio(root)
     report.problems += check_display(root)
