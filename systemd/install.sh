@@ -17,7 +17,7 @@
 # /etc/udev/rules.d/99-hotstreak-scanner.rules, SPI on and console blanking off in the boot config (written
 # atomically, the old file kept as *.hotstreak-backup), then enables and (re)starts the service. Everything it
 # creates under the prefix is listed in PREFIX/install-manifest.txt; --uninstall removes only what that lists.
-# See README.md, "Raspberry Pi kiosk".
+# See docs/pi.md.
 set -euo pipefail
 
 readonly APP=hotstreak
