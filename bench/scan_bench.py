@@ -4,7 +4,7 @@ The real pipeline runs in this process: the pyserial reader thread on the pty, t
 controller's queue and main loop, the journal (SQLite, WAL, synchronous=FULL, in a temp folder), the table
 and rules engine, the lights renderer (with its pulses and blinks) and a mock strip. With ``--screen`` the
 race screen is drawn too (pygame, SDL dummy driver, 1920x1080) and the live odds run as in the kiosk (the
-odds sink's nice-19 child process, 80,000 samples per estimate). Scans alternate a race card that moves a
+odds sink's nice-10 child process: a quick estimate, then 80,000 samples in parts). Scans alternate a race card that moves a
 mascot (a different card each time) and HS-UNDO, one every ``--interval`` seconds; the odds cache is
 emptied before each scan, so every scan starts a fresh estimate (the worst case: the kiosk caches positions). The latency of a scan is from its bytes written to the strip's first frame rendered
 after the controller handled it. Prints p50, p99 and max; goal: p99 under 50 ms.
@@ -45,7 +45,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_thread: bool = False) -> dict:
     """Run the kiosk on a pty and return ``{"latencies": [ms] sorted, "raw": [ms] in scan order, "odds":
     estimates done}``. ``odds_on`` False takes the odds sink out; True with no screen adds one; ``in_thread``
-    runs the estimates in the sink's nice-19 thread instead of its child process (for comparison)."""
+    runs the estimates in the sink's nice-10 thread instead of its child process (for comparison)."""
     if screen:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -72,10 +72,11 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
             odds = OddsSink()
             controller.sinks.append(odds)
         if odds is not None and in_thread:
-            from companion.odds.estimate import estimate as in_process
-            odds._process.close()
-            odds._process, odds.estimate = None, in_process
+            from companion.odds.sink import in_process
+            odds.estimate.close()
+            odds.estimate = in_process
         done = [0]
+        process = odds.estimate if odds is not None else None
         if odds is not None:  # count the estimates; forget the cache so every scan asks for a fresh one
             estimate = odds.estimate
 
@@ -127,6 +128,9 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
         loop.join(5)
         for sink in controller.sinks:
             sink.close()
+        close = getattr(process, "close", None)
+        if close is not None:
+            close()
     os.close(master)
     os.close(slave)
     return {"latencies": sorted(latencies), "odds": done[0], "raw": latencies}
@@ -144,7 +148,7 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.0, help="seconds from one scan to the next")
     parser.add_argument("--screen", action="store_true", help="draw the screen (SDL dummy, 1920x1080)")
     parser.add_argument("--odds", action="store_true", help="run the live odds (as the kiosk does)")
-    parser.add_argument("--in-thread", action="store_true", help="odds in a nice-19 thread, not a process")
+    parser.add_argument("--in-thread", action="store_true", help="odds in a nice-10 thread, not a process")
     parser.add_argument("--matrix", action="store_true",
                         help="screen + odds at 0.5 s and 0.1 s a scan, then screen only and odds only at 0.1 s")
     args = parser.parse_args()

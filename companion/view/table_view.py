@@ -57,11 +57,14 @@ def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
 @dataclass(frozen=True, slots=True)
 class OddsView:
     """Live odds: ``places`` per mascot, made for the situation ``key`` (:func:`odds_situation`), when ``cards``
-    cards were known (face-up cards of race 1 plus the cards revealed in the race)."""
+    cards were known (face-up cards of race 1 plus the cards revealed in the race) and ``card`` race cards had
+    been revealed (0 before the start); ``samples`` races were sampled (0: not said)."""
 
     places: Odds
     key: str
     cards: int
+    card: int = 0
+    samples: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,11 @@ class OddsSituation:
     players: int
     race: Race | None
     cards: int
+
+    @property
+    def card(self) -> int:
+        """The race cards revealed so far (0 before the start)."""
+        return len(self.race.cards) if self.race is not None else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +206,16 @@ class TableView:
         if self.odds is None or situation is None or self.odds.key != situation.key:
             return None
         return self.odds.places
+
+    @property
+    def odds_card(self) -> int | None:
+        """The race cards revealed when the odds held were made, or None without odds."""
+        return self.odds.card if self.odds is not None else None
+
+    @property
+    def odds_stale(self) -> bool:
+        """True while the odds held were made for an earlier situation and newer ones are being computed."""
+        return self.odds is not None and odds_situation(self) is not None and self.odds_current is None
 
     def with_odds(self, odds: OddsView | None) -> "TableView":
         return dataclasses.replace(self, odds=odds)
