@@ -30,7 +30,7 @@ class WebSink(NullSink):
     """Publishes the table to the web thread. ``post(fn, *args)`` runs ``fn`` on the web loop (never blocks);
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``language`` the kiosk's (en, nl, es), sent to the
     page; ``on_close`` stops the server. The claims come from the view's journaled inputs, the race call from
-    the view's ``announced`` lines, the odds from the view (only when made for the table as it is), the page's
+    the view's ``announced`` lines, the odds from the view (its ``odds_shown``, tagged with ``odds_card`` and ``odds_stale``), the page's
     address from the view's ``join_url``."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, language: str = "en",
@@ -84,8 +84,8 @@ class WebSink(NullSink):
 
     def _publish(self, view: TableView) -> None:
         self._view = view
-        page = table_view(view, odds=view.odds_current, call=tuple(self.call), claims=self.claims,
-                          notice=self.notice)
+        page = table_view(view, odds=view.odds_shown, call=tuple(self.call), claims=self.claims,
+                          notice=self.notice, odds_card=view.odds_card, odds_stale=view.odds_stale)
         page["lang"] = self.language
         page["address"] = view.join_url
         self._send(self.hub.publish, page, dict(self.claims))
