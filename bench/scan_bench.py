@@ -4,7 +4,7 @@ The real pipeline runs in this process: the pyserial reader thread on the pty, t
 controller's queue and main loop, the journal (SQLite, WAL, synchronous=FULL, in a temp folder), the table
 and rules engine, the lights renderer (with its pulses and blinks) and a mock strip. With ``--screen`` the
 race screen is drawn too (pygame, SDL dummy driver, 1920x1080) and the live odds run as in the kiosk (the
-odds sink's nice-10 child process: a quick estimate, then 80,000 samples in parts). Scans alternate a race card that moves a
+odds sink's children: a quick estimate at nice 0, then 80,000 samples at nice 10). Scans alternate a race card that moves a
 mascot (a different card each time) and HS-UNDO, one every ``--interval`` seconds; the odds cache is
 emptied before each scan, so every scan starts a fresh estimate (the worst case: the kiosk caches positions). The latency of a scan is from its bytes written to the strip's first frame rendered
 after the controller handled it. Prints p50, p99 and max; goal: p99 under 50 ms.
@@ -73,8 +73,8 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
             controller.sinks.append(odds)
         if odds is not None and in_thread:
             from companion.odds.sink import in_process
-            odds.estimate.close()
-            odds.estimate = in_process
+            odds._close_estimators()
+            odds.estimate = odds.quick_estimate = in_process
         done = [0]
         process = odds.estimate if odds is not None else None
         if odds is not None:  # count the estimates; forget the cache so every scan asks for a fresh one

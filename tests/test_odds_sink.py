@@ -185,7 +185,7 @@ def test_the_odds_process_runs_niced_and_gives_the_same_odds_as_in_process():
     proc = OddsProcess()
     try:
         odds = proc(["HS02", "HS13"], 4, race, samples=500, seed=7)
-        assert os.getpriority(os.PRIO_PROCESS, proc._proc.pid) == 10
+        assert os.getpriority(os.PRIO_PROCESS, proc._proc.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
         assert os.getsid(proc._proc.pid) == proc._proc.pid != os.getsid(0)  # its own session (scheduling group)
         assert odds == estimate(["HS02", "HS13"], 4, race, samples=500, seed=7)
         try:
@@ -229,21 +229,29 @@ def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
 
 
 def test_the_real_odds_process_starts_answers_and_stops():
-    """The kiosk's own set-up: the child process starts, answers once and ends when the sink closes (a
-    generous wait: a busy machine may give the child little CPU)."""
-    got = threading.Event()
-    sink = OddsSink(samples=200, quick=200, on_odds=lambda odds: got.set())
+    """The kiosk's own set-up: the quick and the full children start (at their priorities), answer, and end
+    when the sink closes (a generous wait: a busy machine may give them little CPU)."""
+    import os
+
+    from companion.odds.sink import NICE, QUICK_NICE
+
+    full = threading.Event()
+    sink = OddsSink(samples=200, quick=100, on_odds=lambda odds: odds.samples == 200 and full.set())
     controller = Controller(Journal(":memory:"), sinks=[sink])
     try:
         controller.handle("HS-NEW")
         controller.handle("HS-PLAYERS-4")
-        assert got.wait(120), "the odds process gave no answer in 2 minutes"
-        proc = sink.estimate._proc
-        assert proc is not None and proc.is_alive()
+        assert full.wait(120), "the odds processes gave no full estimate in 2 minutes"
+        procs = [sink.quick_estimate._proc, sink.estimate._proc]
+        assert all(p is not None and p.is_alive() for p in procs)
+        base = os.getpriority(os.PRIO_PROCESS, 0)  # the children are lowered by their nice from the kiosk's
+        assert [os.getpriority(os.PRIO_PROCESS, p.pid) for p in procs] == [min(19, base + QUICK_NICE),
+                                                                            min(19, base + NICE)]
     finally:
         sink.close()
-    proc.join(10)
-    assert not proc.is_alive()
+    for p in procs:
+        p.join(10)
+        assert not p.is_alive()
 
 
 def test_the_odds_child_ends_quietly_when_the_kiosk_is_gone(capfd):

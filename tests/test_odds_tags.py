@@ -99,7 +99,7 @@ def test_a_newer_card_supersedes_the_full_estimate_of_the_older_one():
         sink.close()
 
 
-def test_an_estimate_gives_up_between_chunks_when_asked():
+def test_an_estimate_gives_up_between_passes_when_asked():
     asked = []
 
     def cancel():
@@ -108,7 +108,7 @@ def test_an_estimate_gives_up_between_chunks_when_asked():
 
     with pytest.raises(Cancelled):
         estimate(["HS02"], 4, samples=400, seed=1, chunks=4, cancel=cancel)
-    assert len(asked) == 3  # two chunks ran, the third was not started
+    assert len(asked) == 3  # asked before the first chunk, before its first pass, then it gave up
     assert estimate(["HS02"], 4, samples=400, seed=1, chunks=4, cancel=lambda: False) == estimate(
         ["HS02"], 4, samples=400, seed=1, chunks=4)
 

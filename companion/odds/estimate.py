@@ -102,7 +102,7 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     random.Random) or ``seed``. ``chunks``: split the samples into that many independently seeded parts,
     run on ``executor`` (e.g. a ProcessPoolExecutor to use more cores) if given; the result depends on the
     seed and ``chunks`` only. ``hidden`` overrides the count of face-down player cards. ``cancel()`` is asked
-    before each chunk run here (not on ``executor``): when it returns True the estimate raises
+    before each chunk and each pass run here (not on ``executor``): when it returns True the estimate raises
     :class:`Cancelled`. Raises ValueError naming a bad argument or card.
     """
     if not isinstance(samples, int) or samples < 1:
@@ -223,16 +223,17 @@ def _run_chunks(race: Race, info: DeckKnowledge, cont: Continuation | None, samp
     if executor is None or chunks == 1:
         parts = []
         for job in jobs:
-            if cancel is not None and cancel():
-                raise Cancelled("a newer request is waiting")
-            parts.append(_sample_job(job))
+            parts.append(_sample_job(job, cancel))
         return parts
     return list(executor.map(_sample_job, jobs))
 
 
-def _sample_job(job: Job) -> _Tally:
-    """One independently seeded chunk of samples (a top-level function so a process pool can run it)."""
+def _sample_job(job: Job, cancel: Callable[[], bool] | None = None) -> _Tally:
+    """One independently seeded chunk of samples (a top-level function so a process pool can run it); raises
+    :class:`Cancelled` when ``cancel()`` turns True (asked before the chunk and before each pass)."""
     position, track, deck, info, cont, n, seed, max_passes = job
+    if cancel is not None and cancel():
+        raise Cancelled("a newer request is waiting")
     rng = np.random.default_rng(seed)
     known = deck_ids(deck, info.known)
     pool = deck_ids(deck, info.pool)
@@ -254,6 +255,8 @@ def _sample_job(job: Job) -> _Tally:
     for _ in range(max_passes):
         if not len(run.batch):
             break
+        if cancel is not None and cancel():
+            raise Cancelled("a newer request is waiting")
         run.play(rng.permuted(run.decks, axis=1)[:, :per_pass])
     return run.close()
 

@@ -1,9 +1,9 @@
 """The odds' sink: live odds recomputed after each change, at low priority, without delaying the race call.
 
 Two steps per situation: a quick estimate (``QUICK`` samples, about 0.1 s of CPU on a desktop core) is shown
-at once, then the full one (``SAMPLES``, in ``CHUNKS`` parts) replaces it while the table waits. A newer
-situation (the next card) supersedes the work: the full estimate is given up between two parts and the
-quick estimate of the newest situation comes next. Each result is tagged with its situation and the race
+at once, then the full one (``SAMPLES``) replaces it while the table waits. A newer situation (the next card)
+supersedes the work: the full estimate is given up before its next pass of the deck and the quick estimate
+of the newest situation comes next. Each result is tagged with its situation and the race
 cards revealed when it was made (:class:`companion.view.table_view.OddsView`).
 
 Where the work runs: a thread of the kiosk waits for requests and hands each one to a child process that runs
@@ -41,9 +41,13 @@ log = logging.getLogger(__name__)
 SAMPLES = 80000
 # The quick first estimate of a new situation: about 0.1 s of CPU on one desktop core, within 2 points.
 QUICK = 3000
-# Parts of the full estimate: a newer situation is looked for between two of them.
-CHUNKS = 4
+# Parts of the full estimate (a newer situation is looked for before each part and each pass of the deck; a
+# part costs about 0.1 s of CPU of its own, so one).
+CHUNKS = 1
 NICE = 10
+# The quick estimate's own child runs at the kiosk's priority: a short burst after each card, so a busy
+# desktop cannot hold the first odds of a card back for seconds.
+QUICK_NICE = 0
 
 
 class Estimator(Protocol):
@@ -191,7 +195,7 @@ class OddsSink(NullSink):
     """Recomputes the live odds after each change, in the background, without delaying the race call.
 
     Only the newest situation is computed: first ``quick`` samples, then ``samples`` in ``chunks`` parts (the
-    full estimate is given up when a newer situation comes in). Results are cached by situation key (a full
+    full estimate is given up, before its next pass of the deck, when a newer situation comes in). Results are cached by situation key (a full
     one replaces a quick one). Before race 1 the known cards are the face-up cards scanned in setup, counted
     as each is scanned; before races 2 and 3 the deck is treated as unknown (cards were dealt out and added
     face down); during a race the revealed cards count too. The seed is :func:`stable_seed` of the key, so
@@ -200,17 +204,21 @@ class OddsSink(NullSink):
     :meth:`companion.kiosk.controller.Controller.odds_ready`), which puts it in the next TableView;
     ``current()`` gives ``{mascot: (p1, p2, p3, p4)}`` for the situation last asked, or None.
 
-    ``estimate``: the :class:`Estimator` (default: an :class:`OddsProcess`; an estimator that raises
-    ChildProcessError is replaced by :func:`in_process` run in the thread). ``background`` False computes
+    ``estimate``: the :class:`Estimator` of the full estimates, ``quick_estimate`` of the quick ones (default:
+    ``estimate``; without either, two :class:`OddsProcess` children: the full estimates at ``NICE``, the quick
+    ones at ``QUICK_NICE``). An estimator that raises ChildProcessError is replaced by :func:`in_process` run
+    in the thread (both are). ``background`` False computes
     each request at once on the caller's thread, quick then full (tests: nothing depends on scheduling).
     """
 
     def __init__(self, samples: int = SAMPLES, estimate: Callable[..., Any] | None = None,
                  on_odds: Callable[[OddsView], None] = lambda odds: None, *, quick: int = QUICK,
-                 chunks: int = CHUNKS, background: bool = True):
+                 chunks: int = CHUNKS, background: bool = True, quick_estimate: Callable[..., Any] | None = None):
         if estimate is None:
-            estimate = OddsProcess()
+            estimate = OddsProcess(NICE)
+            quick_estimate = quick_estimate or OddsProcess(QUICK_NICE)
         self.estimate = estimate
+        self.quick_estimate = quick_estimate or estimate
         self.samples = samples
         self.quick = min(quick, samples)
         self.chunks = max(1, min(chunks, samples))
@@ -269,7 +277,8 @@ class OddsSink(NullSink):
             return self._want is not None
 
     def _work(self) -> None:
-        lower_thread_priority()
+        if not isinstance(self.estimate, OddsProcess):  # work in this thread: lowered (a child inherits its
+            lower_thread_priority()                     # spawning thread's nice, so not before one starts)
         while True:
             with self._cv:
                 while self._want is None and not self._stop:
@@ -305,7 +314,7 @@ class OddsSink(NullSink):
         from companion.odds.estimate import Cancelled
         key, known, players, race, cards, card = want
         try:
-            odds = self._estimate(known, players, race, samples, chunks, seed, lambda: self._newer(key))
+            odds = self._estimate(known, players, race, samples, chunks, seed, lambda: self._newer(key), full)
         except Cancelled:
             return False
         except Exception as exc:  # noqa: BLE001 - odds are a nicety; the race goes on without them
@@ -330,25 +339,30 @@ class OddsSink(NullSink):
         return True
 
     def _estimate(self, known: list[str], players: int, race: Any, samples: int, chunks: int, seed: int,
-                  cancel: Callable[[], bool]) -> Any:
+                  cancel: Callable[[], bool], full: bool) -> Any:
+        estimator = self.estimate if full else self.quick_estimate
         try:
-            return self.estimate(known, players, race, samples=samples, seed=seed, chunks=chunks, cancel=cancel)
+            return estimator(known, players, race, samples=samples, seed=seed, chunks=chunks, cancel=cancel)
         except ChildProcessError as exc:
-            if self.estimate is in_process or self._stop:
+            if estimator is in_process or self._stop:
                 raise
             log.warning("odds process stopped (%s); odds go on in a low-priority thread", exc)
-            close = getattr(self.estimate, "close", None)
+            if self.background:
+                lower_thread_priority()
+            self._close_estimators()
+            self.estimate = self.quick_estimate = in_process
+            return in_process(known, players, race, samples=samples, seed=seed, chunks=chunks, cancel=cancel)
+
+    def _close_estimators(self) -> None:
+        for estimator in {id(e): e for e in (self.estimate, self.quick_estimate)}.values():
+            close = getattr(estimator, "close", None)
             if close is not None:
                 close()
-            self.estimate = in_process
-            return in_process(known, players, race, samples=samples, seed=seed, chunks=chunks, cancel=cancel)
 
     def close(self) -> None:
         with self._cv:
             self._stop = True
             self._cv.notify()
-        close = getattr(self.estimate, "close", None)
-        if close is not None:
-            close()
+        self._close_estimators()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
