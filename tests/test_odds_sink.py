@@ -275,3 +275,22 @@ def test_the_odds_child_ends_quietly_when_the_kiosk_is_gone(capfd):
     _serve(pipe, nice=0)            # returns instead of raising
     assert pipe.sent == 1
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_given_up_request_does_not_hold_the_odds_process_and_its_late_reply_is_skipped():
+    from companion.odds.estimate import Cancelled, estimate
+    from companion.odds.sink import OddsProcess
+
+    proc = OddsProcess()
+    try:
+        try:
+            proc([], 4, None, samples=80000, seed=1, cancel=lambda: True)  # superseded before any answer
+        except Cancelled:
+            pass
+        else:
+            raise AssertionError("expected Cancelled at once")
+        assert proc._owed
+        odds = proc(["HS02"], 4, None, samples=300, seed=2)  # the next request gets its own answer
+        assert odds == estimate(["HS02"], 4, None, samples=300, seed=2) and not proc._owed
+    finally:
+        proc.close()

@@ -128,8 +128,9 @@ def _serve(conn: Any, nice: int, superseded: Any = None) -> None:
 class OddsProcess:
     """An :class:`Estimator` run in a spawned child process at ``nice``.
 
-    Started on the first call; raises the estimator's own errors (:class:`companion.odds.estimate.Cancelled`
-    when ``cancel()`` turned True while it ran: looked at every ``poll`` seconds and handed to the child),
+    Started on the first call; raises the estimator's own errors, :class:`companion.odds.estimate.Cancelled`
+    at once when ``cancel()`` turned True while it ran (looked at every ``poll`` seconds; the child is told
+    and gives up at its next pass; its reply is skipped by the next call),
     and ChildProcessError (an OSError) when the child cannot start or stopped. ``close()`` ends the child."""
 
     def __init__(self, nice: int = NICE, poll: float = 0.02):
@@ -138,11 +139,13 @@ class OddsProcess:
         self._proc: Any = None
         self._conn: Any = None
         self._superseded: Any = None
+        self._owed = False  # a request was given up; its reply is still to come
         self._lock = threading.Lock()
         self._closed = False
 
     def __call__(self, known: list[str], players: int, race: Any, *, samples: int, seed: int, chunks: int = 1,
                  cancel: Callable[[], bool] | None = None) -> Any:
+        from companion.odds.estimate import Cancelled
         with self._lock:
             if self._closed:
                 raise ChildProcessError("the odds process is closed")
@@ -150,19 +153,33 @@ class OddsProcess:
                 self._start()
             conn, superseded = self._conn, self._superseded
         try:
+            if self._owed:  # the reply to a request given up: the child ends it at its next pass
+                if not self._wait(conn, cancel):
+                    raise Cancelled("a newer request is waiting")
+                conn.recv()
+                self._owed = False
             superseded.clear()
             conn.send((known, players, race, samples, seed, chunks))
-            while not conn.poll(self.poll):
-                if cancel is not None and not superseded.is_set() and cancel():
-                    superseded.set()
-                if not self._proc.is_alive() and not conn.poll():
-                    raise EOFError("the child ended")
+            if not self._wait(conn, cancel):  # given up at once: a starved child must not hold the next card
+                superseded.set()
+                self._owed = True
+                raise Cancelled("a newer request is waiting")
             ok, value = conn.recv()
         except (OSError, EOFError, ValueError, AttributeError) as exc:  # ValueError, AttributeError: closed under us
             raise ChildProcessError(f"the odds process stopped ({exc or type(exc).__name__})") from None
         if not ok:
             raise value
         return value
+
+    def _wait(self, conn: Any, cancel: Callable[[], bool] | None) -> bool:
+        """Wait for the child's reply: True when it is there, False when ``cancel()`` turned True first."""
+        while not conn.poll(self.poll):
+            if cancel is not None and cancel():
+                return False
+            proc = self._proc
+            if proc is None or (not proc.is_alive() and not conn.poll()):
+                raise EOFError("the child ended")
+        return True
 
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")  # no fork of a process with threads and a display
