@@ -1,7 +1,7 @@
 """How soon the live odds of a new card are shown: the CPU of the quick first estimate and of the full one,
 and the wall time through the kiosk's odds sink (its child process) on a quiet or a busy machine.
 
-    python bench/odds_latency.py [--cards 6] [--busy 2] [--nice 10]
+    python bench/odds_latency.py [--cards 6] [--busy 2] [--nice 10] [--quick-nice 0]
 
 Part 1 times, on this process's one core, the quick estimate (``QUICK`` samples) and the full one
 (``SAMPLES`` in ``CHUNKS`` parts) for the race after each of the first ``--cards`` race cards of a 4-player

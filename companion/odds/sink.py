@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 # Races sampled per estimate: enough that a shown whole % is within 1 point of the exact value (60,000 met it
 # with 0.93 points at worst over 20 seeds and 3 situations in bench/odds_spread.py; 80,000 keeps a margin).
 SAMPLES = 80000
-# The quick first estimate of a new situation: about 0.1 s of CPU on one desktop core, within 2 points.
-QUICK = 3000
+# The quick first estimate of a new situation: about 0.1 s of CPU on one desktop core, within about 2.5 points.
+QUICK = 2000
 # Parts of the full estimate (a newer situation is looked for before each part and each pass of the deck; a
 # part costs about 0.1 s of CPU of its own, so one).
 CHUNKS = 1
