@@ -6,13 +6,15 @@ supersedes the work: the full estimate is given up before its next pass of the d
 of the newest situation comes next. Each result is tagged with its situation and the race
 cards revealed when it was made (:class:`companion.view.table_view.OddsView`).
 
-Where the work runs: a thread of the kiosk waits for requests and hands each one to a child process that runs
-:func:`companion.odds.estimate.estimate` (spawned, in its own session, nice 10; see
-:func:`lower_process_priority`). Why nice 10 and not 19: in its own scheduling group at nice 19 the child
-got no CPU for seconds on a busy desktop (weight 15 against 1024 per busy group); at nice 10 (weight 110)
-it still gets about a tenth of a core against each busy group, and a scan still comes first
-(docs/bench.md). Why a process and not a niced thread: the sampling is mostly Python-level
-numpy calls, so a thread would hold the GIL most of the time and a scan would wait for it (up to the 5 ms
+Where the work runs: a thread of the kiosk waits for requests and hands each one to one of two child
+processes that run :func:`companion.odds.estimate.estimate` (spawned, each in its own session; see
+:func:`lower_process_priority`): the quick estimates at the kiosk's priority (``QUICK_NICE``: a burst of about
+0.1 s after each card, whose LED frame is already shown), the full ones at nice 10 (``NICE``). Why not nice 19
+as before: in its own scheduling group at nice 19 the child got no CPU for seconds on a busy desktop (weight
+15 against 1024 per busy group) and no card had odds; a superseded request is given up at once on the kiosk's
+side, so a starved full estimate never holds the next card's quick one (docs/bench.md).
+
+Why a process and not a niced thread: the sampling is mostly Python-level numpy calls, so a thread would hold the GIL most of the time and a scan would wait for it (up to the 5 ms
 switch interval, again after every I/O of the main loop). Why its own session: with the kernel's autogroup
 scheduling a session is one scheduling group, so a child in the kiosk's session spends the kiosk's share
 of the CPU and a scan waits behind other groups (measured here: scan p99 318 ms with the child in the kiosk's
