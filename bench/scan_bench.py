@@ -4,12 +4,12 @@ The real pipeline runs in this process: the pyserial reader thread on the pty, t
 controller's queue and main loop, the journal (SQLite, WAL, synchronous=FULL, in a temp folder), the table
 and rules engine, the lights renderer (with its pulses and blinks) and a mock strip. With ``--screen`` the
 race screen is drawn too (pygame, SDL dummy driver, 1920x1080) and the live odds run as in the kiosk (the
-odds sink's nice-19 child process, 80,000 samples per estimate). Scans alternate a race card that moves a
+odds sink's children: a quick estimate at nice 0, then 80,000 samples at nice 10). Scans alternate a race card that moves a
 mascot (a different card each time) and HS-UNDO, one every ``--interval`` seconds; the odds cache is
 emptied before each scan, so every scan starts a fresh estimate (the worst case: the kiosk caches positions). The latency of a scan is from its bytes written to the strip's first frame rendered
 after the controller handled it. Prints p50, p99 and max; goal: p99 under 50 ms.
 
-    python bench/scan_bench.py [--scans 200] [--interval 0.5] [--screen]
+    python bench/scan_bench.py [--scans 200] [--interval 0.5] [--screen] [--odds] [--busy 2]
     python bench/scan_bench.py --matrix        # screen + odds, a scan every 0.5 s and every 0.1 s
 """
 
@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -45,7 +47,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_thread: bool = False) -> dict:
     """Run the kiosk on a pty and return ``{"latencies": [ms] sorted, "raw": [ms] in scan order, "odds":
     estimates done}``. ``odds_on`` False takes the odds sink out; True with no screen adds one; ``in_thread``
-    runs the estimates in the sink's nice-19 thread instead of its child process (for comparison)."""
+    runs the estimates in the sink's nice-10 thread instead of its child process (for comparison)."""
     if screen:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -72,19 +74,20 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
             odds = OddsSink()
             controller.sinks.append(odds)
         if odds is not None and in_thread:
-            from companion.odds.estimate import estimate as in_process
-            odds._process.close()
-            odds._process, odds.estimate = None, in_process
+            from companion.odds.sink import in_process
+            odds._close_estimators()
+            odds.estimate = odds.quick_estimate = in_process
         done = [0]
-        if odds is not None:  # count the estimates; forget the cache so every scan asks for a fresh one
-            estimate = odds.estimate
+        processes = (odds.estimate, odds.quick_estimate) if odds is not None else ()
+        if odds is not None:  # count the estimates (quick and full); forget the cache so every scan asks anew
+            def counted(estimate):
+                def run(*args, **kwargs):
+                    result = estimate(*args, **kwargs)
+                    done[0] += 1
+                    return result
+                return run
 
-            def counted(*args, **kwargs):
-                result = estimate(*args, **kwargs)
-                done[0] += 1
-                return result
-
-            odds.estimate = counted
+            odds.estimate, odds.quick_estimate = counted(odds.estimate), counted(odds.quick_estimate)
         handled = threading.Event()
         shown: list[float] = []
         events, render = lights.events, lights.render
@@ -127,6 +130,10 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
         loop.join(5)
         for sink in controller.sinks:
             sink.close()
+        for process in processes:
+            close = getattr(process, "close", None)
+            if close is not None:
+                close()
     os.close(master)
     os.close(slave)
     return {"latencies": sorted(latencies), "odds": done[0], "raw": latencies}
@@ -135,7 +142,7 @@ def measure(scans: int, interval: float, screen: bool, odds_on: bool = True, in_
 def report(label: str, result: dict) -> str:
     lat = result["latencies"]
     return (f"{label}: {len(lat)} scans, p50 {statistics.median(lat):.2f} ms, p99 {percentile(lat, 0.99):.2f} ms, "
-            f"max {lat[-1]:.2f} ms; odds estimates finished: {result['odds']}")
+            f"max {lat[-1]:.2f} ms; odds estimates finished: {result['odds']} (quick and full)")
 
 
 def main() -> None:
@@ -144,17 +151,31 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=0.0, help="seconds from one scan to the next")
     parser.add_argument("--screen", action="store_true", help="draw the screen (SDL dummy, 1920x1080)")
     parser.add_argument("--odds", action="store_true", help="run the live odds (as the kiosk does)")
-    parser.add_argument("--in-thread", action="store_true", help="odds in a nice-19 thread, not a process")
+    parser.add_argument("--in-thread", action="store_true", help="odds in a nice-10 thread, not a process")
+    parser.add_argument("--busy", type=int, default=0, help="busy loops to run meanwhile (each its own session)")
     parser.add_argument("--matrix", action="store_true",
                         help="screen + odds at 0.5 s and 0.1 s a scan, then screen only and odds only at 0.1 s")
     args = parser.parse_args()
     print(f"cpus: {os.cpu_count()}, load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+             for _ in range(args.busy)]
+    try:
+        run_all(args)
+    finally:
+        for p in loops:  # stopped by their own PID
+            os.kill(p.pid, signal.SIGTERM)
+            p.wait()
+
+
+def run_all(args: argparse.Namespace) -> None:
     runs = ([(0.5, True, True), (0.1, True, True), (0.1, True, False), (0.1, False, True)] if args.matrix
             else [(args.interval, args.screen, args.odds)])
     for interval, screen, odds in runs:
         what = " + ".join(w for w, on in (("screen", screen), ("odds", odds)) if on) or "no screen, no odds"
         if odds and args.in_thread:
             what += " (in a thread)"
+        if args.busy:
+            what += f", {args.busy} busy loops"
         result = measure(args.scans, interval, screen, odds, args.in_thread)
         print(report(f"scan -> LED frame, {what}, a scan every {interval:g} s", result) + " (goal: p99 < 50 ms)",
               flush=True)

@@ -43,6 +43,9 @@ class NullDisplay(Device):
     def present(self) -> None:
         pass
 
+    def poll(self) -> None:
+        pass
+
 
 class PygameDisplay(Device):
     """A pygame-ce display of ``kind`` (``kmsdrm`` full screen, ``window``, ``dummy``).
@@ -84,11 +87,18 @@ class PygameDisplay(Device):
         return int(width), int(height)
 
     def present(self) -> None:
-        """Show what was drawn (flip), then hand the window's key presses to ``on_key``."""
+        """Show what was drawn (flip), then hand the window's key presses to ``on_key`` (:meth:`poll`)."""
+        if self.closed:
+            return
+        self._pg.display.flip()
+        self.poll()
+
+    def poll(self) -> None:
+        """Hand the window's key presses to ``on_key`` (and its close to ``on_quit``) without showing a new
+        frame: what a screen that did not change calls instead of :meth:`present`."""
         if self.closed:
             return
         pg = self._pg
-        pg.display.flip()
         for event in pg.event.get():
             if event.type == pg.KEYDOWN:
                 name = pg.key.name(event.key)

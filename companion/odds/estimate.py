@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Callable, TypeAlias
 
 import numpy as np
 
@@ -39,12 +39,17 @@ from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.track import Track
 
-__all__ = ["PLACES", "Odds", "estimate", "MAX_PLAYERS", "MIN_PLAYERS", "DeckKnowledge", "deck_ids",
+__all__ = ["PLACES", "Cancelled", "Odds", "estimate", "MAX_PLAYERS", "MIN_PLAYERS", "DeckKnowledge", "deck_ids",
            "deck_knowledge", "hidden_cards"]
 
 PLACES = len(MASCOTS)
 Rng: TypeAlias = np.random.Generator | random.Random
 """A source of randomness for the odds: a numpy Generator or a random.Random."""
+
+
+class Cancelled(Exception):
+    """An estimate given up between two chunks of samples because its ``cancel()`` said so (a newer request
+    is waiting)."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,8 @@ class Odds:
 def estimate(known: list[str], players: int, race: Race | None = None, *, samples: int = 20000,
              seed: int | None = None, rng: Rng | None = None, max_passes: int = 20, exact_limit: int = 20000,
              chunks: int = 1, executor: Executor | None = None, hidden: int | None = None,
-             track: Track | None = None, deck: Deck | None = None) -> Odds:
+             track: Track | None = None, deck: Deck | None = None,
+             cancel: Callable[[], bool] | None = None) -> Odds:
     """The odds of each paid place per mascot (see :class:`Odds`).
 
     ``known``: face-up cards of the race deck (label codes, or notation); ``players``: 2..12; ``race``: the
@@ -95,8 +101,9 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     the defaults). ``samples``: races to sample. Randomness only from ``rng`` (a numpy Generator or
     random.Random) or ``seed``. ``chunks``: split the samples into that many independently seeded parts,
     run on ``executor`` (e.g. a ProcessPoolExecutor to use more cores) if given; the result depends on the
-    seed and ``chunks`` only. ``hidden`` overrides the count of face-down player cards.
-    Raises ValueError naming a bad argument or card.
+    seed and ``chunks`` only. ``hidden`` overrides the count of face-down player cards. ``cancel()`` is asked
+    before each chunk and each pass run here (not on ``executor``): when it returns True the estimate raises
+    :class:`Cancelled`. Raises ValueError naming a bad argument or card.
     """
     if not isinstance(samples, int) or samples < 1:
         raise ValueError(f"samples {samples!r} must be a positive whole number")
@@ -114,7 +121,7 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     table = _table(race.deck)
     leaves = enumerate_pass(race, info, exact_limit)
     if leaves is None:
-        parts = _run_chunks(race, info, None, samples, gen, max_passes, chunks, executor)
+        parts = _run_chunks(race, info, None, samples, gen, max_passes, chunks, executor, cancel)
         return _combine(parts, None, info)
     seq, weights, picked = leaves
     weights = weights / weights.sum()
@@ -130,7 +137,7 @@ def estimate(known: list[str], players: int, race: Race | None = None, *, sample
     w = weights[going] / weights[going].sum()
     pick_rows = gen.choice(len(w), size=samples, p=w)  # continue each ordering in proportion to its chance
     cont = (b.take(going).take(pick_rows), picked[going][pick_rows])
-    parts = _run_chunks(race, info, cont, samples, gen, max_passes, chunks, executor)
+    parts = _run_chunks(race, info, cont, samples, gen, max_passes, chunks, executor, cancel)
     return _combine(parts, (exact_part, float(weights[~going].sum()), len(seq)), info)
 
 
@@ -200,7 +207,8 @@ Job: TypeAlias = tuple[str, Track, Deck, DeckKnowledge, Continuation | None, int
 
 
 def _run_chunks(race: Race, info: DeckKnowledge, cont: Continuation | None, samples: int,
-                gen: np.random.Generator, max_passes: int, chunks: int, executor: Executor | None) -> list[_Tally]:
+                gen: np.random.Generator, max_passes: int, chunks: int, executor: Executor | None,
+                cancel: Callable[[], bool] | None = None) -> list[_Tally]:
     seeds = gen.integers(0, 2**63, size=chunks)
     sizes = [samples // chunks + (i < samples % chunks) for i in range(chunks)]
     jobs: list[Job] = []
@@ -213,13 +221,19 @@ def _run_chunks(race: Race, info: DeckKnowledge, cont: Continuation | None, samp
         offset += size
         jobs.append((race.position(), race.track, race.deck, info, part, size, int(seed), max_passes))
     if executor is None or chunks == 1:
-        return [_sample_job(job) for job in jobs]
+        parts = []
+        for job in jobs:
+            parts.append(_sample_job(job, cancel))
+        return parts
     return list(executor.map(_sample_job, jobs))
 
 
-def _sample_job(job: Job) -> _Tally:
-    """One independently seeded chunk of samples (a top-level function so a process pool can run it)."""
+def _sample_job(job: Job, cancel: Callable[[], bool] | None = None) -> _Tally:
+    """One independently seeded chunk of samples (a top-level function so a process pool can run it); raises
+    :class:`Cancelled` when ``cancel()`` turns True (asked before the chunk and before each pass)."""
     position, track, deck, info, cont, n, seed, max_passes = job
+    if cancel is not None and cancel():
+        raise Cancelled("a newer request is waiting")
     rng = np.random.default_rng(seed)
     known = deck_ids(deck, info.known)
     pool = deck_ids(deck, info.pool)
@@ -241,6 +255,8 @@ def _sample_job(job: Job) -> _Tally:
     for _ in range(max_passes):
         if not len(run.batch):
             break
+        if cancel is not None and cancel():
+            raise Cancelled("a newer request is waiting")
         run.play(rng.permuted(run.decks, axis=1)[:, :per_pass])
     return run.close()
 

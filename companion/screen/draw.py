@@ -78,6 +78,12 @@ class Screen:
         if self.display is not None:
             self.display.present()
 
+    def poll(self) -> None:
+        """Hand the window's keys on without showing a new frame (a display without ``poll``: nothing)."""
+        poll = getattr(self.display, "poll", None)
+        if poll is not None:
+            poll()
+
     def save(self, path: str) -> None:
         """Write the current picture to a PNG file."""
         self._pg.image.save(self.surface, path)

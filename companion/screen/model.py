@@ -158,7 +158,9 @@ class ScreenModel:
 
     ``screen`` is one of :data:`SCREENS`. ``phase`` is a short header text. ``log`` is the running race call,
     oldest first (the screen shows the newest lines that fit). ``podium`` is ``(mascot, place)`` pairs.
-    ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known.
+    ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known;
+    ``odds_stale`` says they were made for an earlier card and newer ones are being computed (drawn dimmed,
+    with an "updating" mark).
     ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
     ``face_up_total`` is how many face-up cards setup has (0 when not known).
     ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
@@ -191,6 +193,7 @@ class ScreenModel:
     revealed: int = 0
     reveals_per_pass: int = 15
     odds: Mapping[str, tuple[float, ...]] | None = None
+    odds_stale: bool = False
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
@@ -239,6 +242,7 @@ class ScreenFields(TypedDict, total=False):
     revealed: int
     reveals_per_pass: int
     odds: Mapping[str, tuple[float, ...]] | None
+    odds_stale: bool
     known_cards: Mapping[str, tuple[str, ...]]
     face_up_total: int
     seats: tuple[SeatView, ...]

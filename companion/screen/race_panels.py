@@ -21,7 +21,8 @@ class RacePanels(Widgets):
         self.panel(L.order, self.w("running_order"), u)
         if model.odds:
             x, y, w, h = L.order
-            self.label(self.w("to_win"), 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
+            head = self.w("to_win") + (f" · {self.w('updating')}" if model.odds_stale else "")
+            self.label(head, 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
         for i, row in enumerate(running_order(model)[:4]):
             x, y, w, h = order_rect(i, L)
             cy = y + h // 2
@@ -59,7 +60,8 @@ class RacePanels(Widgets):
             return self.label(place(self.lang, view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
         if model.odds and row.mascot in model.odds:
             p = model.odds[row.mascot][0]
-            return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, C.TEXT, "midright")[0]
+            colour = C.DIM_TEXT if model.odds_stale else C.TEXT  # dimmed: made for an earlier card
+            return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, colour, "midright")[0]
         return right[0]
 
     def last_card(self, model: ScreenModel, L: Layout) -> None:

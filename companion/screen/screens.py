@@ -39,14 +39,17 @@ class OtherScreens(Widgets):
         if not model.odds:
             self.label(self.w("not_known"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
             return
+        if model.odds_stale:  # made for an earlier card: dimmed, with a small mark
+            rx, ry, rw, rh = rect
+            self.label(self.w("updating"), 16 * u, (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
         names = [n for n in MASCOT_ORDER if n in model.odds]
         cw, ch = w // 2, h // 2
         for i, name in enumerate(names):
             cx, cy = x + (i % 2) * cw, y + (i // 2) * ch + ch // 2
             r = int(min(ch * 0.34, 30 * u))
             self.mascot(name, cx + r, cy, r)
-            self.label(f"{round(model.odds[name][0] * 100)}%", KEY_CAP * u, (cx + int(r * 2.6), cy), C.TEXT,
-                       "midleft", max_w=cw - int(r * 2.8))
+            self.label(f"{round(model.odds[name][0] * 100)}%", KEY_CAP * u, (cx + int(r * 2.6), cy),
+                       C.DIM_TEXT if model.odds_stale else C.TEXT, "midleft", max_w=cw - int(r * 2.8))
 
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height

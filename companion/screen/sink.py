@@ -1,5 +1,5 @@
-"""The screen's sink: draws the table on the display once per frame, with the LED preview on a desktop, and
-takes the desktop window's keys for the name entry (``window_keys``)."""
+"""The screen's sink: draws the table on the display when something changed (at most once per frame), with the
+LED preview on a desktop, and takes the desktop window's keys for the name entry (``window_keys``)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,21 @@ from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
 from companion.screen.words import say
 from companion.view.sink import NullSink
-from companion.view.table_view import TableView
+from companion.view.table_view import STALE_ODDS, TableView  # noqa: F401 - STALE_ODDS: where it was
 
-STALE_ODDS = (Phase.RACING, Phase.SETUP, Phase.BETTING)
-"""Where the last odds stay on screen while the next ones are computed."""
+ANIMATED = ("attract",)
+"""The screens that move on their own (drawn every frame)."""
 
 
 class ScreenSink(NullSink):
-    """Draws the table's view on the display (``hardware.display``) once per render, with the running race call
-    (the view's ``lines``), refusal messages for a few seconds, the view's odds, the phone page's QR code and
-    device status from ``status()``.
+    """Draws the table's view on the display (``hardware.display``), with the running race call (the view's
+    ``lines``), refusal messages for a few seconds, the view's odds (dimmed while newer ones are computed), the
+    phone page's QR code and device status from ``status()``.
+
+    A frame is drawn only when something changed: a new view (an input, new odds, a new address), an event,
+    refusal, notice, reset or key, other device status, a new LED preview frame, a message's time running
+    out, or an animated screen (the attract screen); at most one every ``frame_interval`` seconds. Otherwise
+    ``render`` only hands the window's keys on (``display.poll()``). ``frames`` counts the frames drawn.
 
     ``language`` (en, nl, es) is the screen's words. ``submit(text)`` takes an input typed in the window
     (``HS-NAME-<seat>:<name>``).
@@ -44,8 +49,13 @@ class ScreenSink(NullSink):
         self.submit = submit
         self.language = language
         self.entry = NameEntry()
+        self.frames = 0
         self._seats = 0
         self._next = 0.0
+        self._dirty = True
+        self._drawn: tuple[Any, ...] | None = None   # what the last frame was drawn from
+        self._animated = False                         # the last frame's screen moves on its own
+        self._until: float | None = None               # when the message on screen runs out
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
@@ -56,23 +66,23 @@ class ScreenSink(NullSink):
                 self.money_before.clear()
         self.log.extend(view.lines)
         del self.log[:-self.keep_log]
-        self._next = 0.0  # draw the change at once
+        self._next, self._dirty = 0.0, True  # draw the change at once
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
         message = str(error)
         if self.language != "en":  # the reason in the table's language, then the engine's whole sentence
             message = f"{words.refusal_line(error, self.language)} ({message})"
         self.message, self.message_at = message, now
-        self._next = 0.0
+        self._next, self._dirty = 0.0, True
 
     def notice(self, message: str, view: TableView, now: float) -> None:
         """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
         self.message, self.message_at = message, now
-        self._next = 0.0
+        self._next, self._dirty = 0.0, True
 
     def reset(self, view: TableView, now: float) -> None:
         self.log.append(say(self.language, "undo"))
-        self._next = 0.0
+        self._next, self._dirty = 0.0, True
 
     def key(self, key: str, text: str | None = None) -> bool:
         """One key press in the window (pygame's key name; ``text`` the character typed, else taken from the
@@ -84,7 +94,7 @@ class ScreenSink(NullSink):
         if submit is not None and self.submit is not None:
             self.submit(submit)
         if consumed:
-            self._next = 0.0
+            self._next, self._dirty = 0.0, True
         return consumed
 
     def window_keys(self, buttons: Callable[[str], Any] | None) -> Callable[[str], bool]:
@@ -101,20 +111,45 @@ class ScreenSink(NullSink):
         self._seats = view.players
         if now < self._next:
             return
+        status = self.status()
+        leds = tuple(self.leds.last or ()) if self.leds is not None else None
+        drawn = (view, status, leds)
+        expired = self._until is not None and now >= self._until
+        if not (self._dirty or self._animated or expired or self._changed(drawn)):
+            self._poll()
+            return
         self._next = now + self.frame_interval
+        self._dirty = False
+        self._drawn = drawn
         from companion.screen.table_model import from_view
-        odds = view.odds_current
-        if odds is None and view.odds is not None and view.phase in STALE_ODDS:
-            odds = view.odds.places  # the last odds of this phase while the next ones are computed
         model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                          odds=odds, status=self.status(), money_before=self.money_before,
-                          name_entry=self.entry.view(), language=self.language, form=view.form,
-                          join_url=view.join_url)
+                          odds=view.odds_shown, odds_stale=view.odds_stale, status=status,
+                          money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
+                          form=view.form, join_url=view.join_url)
+        self._animated = model.screen in ANIMATED
+        until = self.message_at + self._message_seconds() if self.message else None
+        self._until = until if until is not None and now < until else None
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
         else:
             self.display.draw(model, now)
         self.display.present()
+        self.frames += 1
+
+    def _changed(self, drawn: tuple[Any, ...]) -> bool:
+        """True when the view, the device status or the LED preview differ from the last frame's."""
+        last = self._drawn
+        return last is None or drawn[0] is not last[0] or drawn[1:] != last[1:]
+
+    def _message_seconds(self) -> float:
+        from companion.screen.draw import MESSAGE_SECONDS
+        painter = getattr(self.display, "painter", None)
+        return float(getattr(painter, "message_seconds", MESSAGE_SECONDS))
+
+    def _poll(self) -> None:
+        poll = getattr(self.display, "poll", None)
+        if poll is not None:
+            poll()
 
     def _preview_leds(self, surface: Any, model: Any) -> None:
         """Draw the LED strip's last frame as a thin band along the bottom of each lane's spaces."""

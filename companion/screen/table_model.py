@@ -38,6 +38,7 @@ class ViewOptions(TypedDict, total=False):
     language: str
     form: str | None
     join_url: str | None
+    odds_stale: bool
 
 
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
@@ -85,16 +86,18 @@ def from_table(table: Table, *, names: Sequence[str] = (), **options: Unpack[Vie
 def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
               odds: Odds | None = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
               name_entry: tuple[int, int, str] | None = None, language: str = "en",
-              form: str | None = None, join_url: str | None = None) -> ScreenModel:
+              form: str | None = None, join_url: str | None = None, odds_stale: bool = False) -> ScreenModel:
     """The screen model for a table's view in any phase.
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
     ``language`` (en, nl, es) the screen's words; ``form`` a line of mascot form from past games (attract and
-    setup screens); ``join_url`` the phone page's address (a QR code).
+    setup screens); ``join_url`` the phone page's address (a QR code); ``odds_stale`` the ``odds`` were made
+    for an earlier card.
     """
     phase = view.phase.value
     common: ScreenFields = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
                                   message=message, message_at=message_at, status=status, odds=odds,
+                                  odds_stale=bool(odds) and odds_stale,
                                   name_entry=name_entry, language=language, table_phase=phase, form=form)
     if join_url:
         common["join_url"] = join_url

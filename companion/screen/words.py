@@ -38,7 +38,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup_help": "Scan the starting cards and the random face-up cards, then press GO. Or press GO at once "
                       "if the app should not know the deck.",
         "players": "Players", "name_key": "Keyboard: N to name a seat", "chance": "Chance to win",
-        "not_known": "Not known yet",
+        "not_known": "Not known yet", "updating": "updating",
         "your_pick": "{name}, your pick", "add_cards": "Add your cards face down, then GO",
         "draft_done": "Draft done: press GO",
         "double_due": "Race {race}: {names}, scan DOUBLE, then the ticket to double",
@@ -76,7 +76,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup_help": "Scan de startkaarten en de willekeurige open kaarten, druk dan op GO. Of druk meteen op "
                       "GO als de app de stapel niet hoeft te kennen.",
         "players": "Spelers", "name_key": "Toetsenbord: N voor een naam", "chance": "Winkans",
-        "not_known": "Nog niet bekend",
+        "not_known": "Nog niet bekend", "updating": "wordt bijgewerkt",
         "your_pick": "{name}, jouw keuze", "add_cards": "Leg je kaarten gedekt erbij en druk dan op GO",
         "draft_done": "Alles gekozen: druk op GO",
         "double_due": "Race {race}: {names}, scan DOUBLE en dan het ticket dat je verdubbelt",
@@ -116,7 +116,7 @@ WORDS: dict[str, dict[str, str]] = {
         "setup_help": "Escanea las cartas iniciales y las cartas boca arriba al azar, luego pulsa GO. O pulsa GO "
                       "ya si la app no debe conocer el mazo.",
         "players": "Jugadores", "name_key": "Teclado: N para poner un nombre", "chance": "Probabilidad de ganar",
-        "not_known": "Aún no se sabe",
+        "not_known": "Aún no se sabe", "updating": "actualizando",
         "your_pick": "{name}, te toca elegir", "add_cards": "Añadid vuestras cartas boca abajo y pulsad GO",
         "draft_done": "Elección terminada: pulsa GO",
         "double_due": "Carrera {race}: {names}, escanead DOUBLE y luego el boleto que se dobla",

@@ -48,6 +48,8 @@ RACE_PHASES = (Phase.RACING, Phase.PAYOUTS)
 """The phases in which a race is shown (the one being run, or the one just run)."""
 ODDS_OFF = (Phase.PAYOUTS, Phase.GAME_OVER, Phase.NEW_GAME)
 """The phases without live odds."""
+STALE_ODDS = (Phase.RACING, Phase.SETUP, Phase.BETTING)
+"""The phases in which the last odds stay shown (as stale) while the next ones are computed."""
 
 
 def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -57,11 +59,14 @@ def _frozen(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
 @dataclass(frozen=True, slots=True)
 class OddsView:
     """Live odds: ``places`` per mascot, made for the situation ``key`` (:func:`odds_situation`), when ``cards``
-    cards were known (face-up cards of race 1 plus the cards revealed in the race)."""
+    cards were known (face-up cards of race 1 plus the cards revealed in the race) and ``card`` race cards had
+    been revealed (0 before the start); ``samples`` races were sampled (0: not said)."""
 
     places: Odds
     key: str
     cards: int
+    card: int = 0
+    samples: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,11 @@ class OddsSituation:
     players: int
     race: Race | None
     cards: int
+
+    @property
+    def card(self) -> int:
+        """The race cards revealed so far (0 before the start)."""
+        return len(self.race.cards) if self.race is not None else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +211,25 @@ class TableView:
             return None
         return self.odds.places
 
+    @property
+    def odds_shown(self) -> Odds | None:
+        """The odds to show: the current ones, else (in :data:`STALE_ODDS` phases) the last ones of this phase
+        while the next ones are computed (:attr:`odds_stale`), else None."""
+        current = self.odds_current
+        if current is None and self.odds is not None and self.phase in STALE_ODDS:
+            return self.odds.places
+        return current
+
+    @property
+    def odds_card(self) -> int | None:
+        """The race cards revealed when the odds shown were made, or None when none are shown."""
+        return self.odds.card if self.odds is not None and self.odds_shown is not None else None
+
+    @property
+    def odds_stale(self) -> bool:
+        """True while the odds shown were made for an earlier situation and newer ones are being computed."""
+        return self.odds_shown is not None and self.odds_current is None
+
     def with_odds(self, odds: OddsView | None) -> "TableView":
         return dataclasses.replace(self, odds=odds)
 
@@ -273,4 +302,4 @@ def odds_situation(view: TableView) -> OddsSituation | None:
 
 
 __all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView",
-           "TableView", "SEAT_WORD", "build", "odds_situation", "seat_name"]
+           "TableView", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build", "odds_situation", "seat_name"]

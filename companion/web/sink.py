@@ -30,9 +30,9 @@ class WebSink(NullSink):
     """Publishes the table to the web thread. ``post(fn, *args)`` runs ``fn`` on the web loop (never blocks);
     ``hub`` is the :class:`companion.web.hub.Hub` there; ``language`` the kiosk's (en, nl, es), sent to the
     page; ``on_close`` stops the server. The claims come from the view's journaled inputs, the race call from
-    the view's ``announced`` lines, the odds from the view (only when made for the table as it is), the page's
-    address from the view's ``join_url``. ``secret`` (the page's token secret) makes the consent codes of
-    the seats the table plays (:meth:`codes`; none without it)."""
+    the view's ``announced`` lines, the odds from the view (its ``odds_shown``, tagged with ``odds_card`` and
+    ``odds_stale``), the page's address from the view's ``join_url``. ``secret`` (the page's token secret) makes
+    the consent codes of the seats the table plays (:meth:`codes`; none without it)."""
 
     def __init__(self, post: Callable[..., Any], hub: Any, *, language: str = "en",
                  on_close: Callable[[], Any] | None = None, secret: bytes | None = None):
@@ -94,8 +94,8 @@ class WebSink(NullSink):
     def _publish(self, view: TableView) -> None:
         self._view = view
         codes = self.codes(view)
-        page = table_view(view, odds=view.odds_current, call=tuple(self.call), claims=self.claims,
-                          notice=self.phone_notice)
+        page = table_view(view, odds=view.odds_shown, call=tuple(self.call), claims=self.claims,
+                          notice=self.phone_notice, odds_card=view.odds_card, odds_stale=view.odds_stale)
         for seat in page["seats"]:
             seat["locked"] = seat["seat"] in codes  # claimed with the code shown on the screen
         page["lang"] = self.language

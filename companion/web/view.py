@@ -9,7 +9,8 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
      "track": {"lanes", "spaces", "finish_space", "fold_lines"}, "folds", "pass", "revealed", "per_pass",
      "mascots": [{"mascot", "lane", "space", "fallen", "facing", "status", "place"}],
      "order": [mascot, ...], "podium": [[mascot, place], ...], "last_card": {"notation", "code", "mascot"},
-     "odds": {mascot: [p1, p2, p3, p4]} | None, "side_bet": {"question", "happened"} | None,
+     "odds": {mascot: [p1, p2, p3, p4]} | None, "odds_card": race cards revealed when the odds were made | None,
+     "odds_stale": bool (newer odds are being computed), "side_bet": {"question", "happened"} | None,
      "whose_pick": seat | None, "seats": [{"seat", "name", "named", "claimed", "money", "tickets", "bet"}],
      "standings": [{"seat", "place", "money", "line", "lines": {lang: line}}], "call": [line, ...],
      "notice": str | None}
@@ -38,15 +39,19 @@ Odds = Mapping[str, tuple[float, ...]]
 
 def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (),
                claims: Mapping[int, int] | None = None, notice: str | None = None,
-               names: tuple[str, ...] = ()) -> dict[str, Any]:
+               names: tuple[str, ...] = (), odds_card: int | None = None, odds_stale: bool = False) -> dict[str, Any]:
     """The phone page's view of a :class:`companion.view.table_view.TableView` (or of a ``Table``, viewed with
     the config's ``names``); see the module docstring for the shape. A seat's ``name`` is its resolved name
-    when it has one (typed, else the config's), else "Seat N"."""
+    when it has one (typed, else the config's), else "Seat N". ``odds_card`` and ``odds_stale`` tag the
+    ``odds``; stale odds are shown but give no expected values."""
     if not isinstance(view, TableView):
         view = build(view, names=names)
     claims = claims or {}
+    shown = odds
+    odds = None if odds_stale else odds  # expected values only from the odds of the table as it is
     out: dict[str, Any] = {"phase": view.phase.value, "variant": None, "race": 0, "races": 3, "players": 0,
-                           "odds": {m: list(p) for m, p in odds.items()} if odds else None,
+                           "odds": {m: list(p) for m, p in shown.items()} if shown else None,
+                           "odds_card": odds_card if shown else None, "odds_stale": bool(shown and odds_stale),
                            "call": list(call), "notice": notice, "seats": [], "standings": [],
                            "side_bet": None, "whose_pick": None}
     out.update(_race(view.shown))

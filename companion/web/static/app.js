@@ -235,6 +235,7 @@ function drawRace(v) {
 function drawOdds(v) {
   $("odds-box").hidden = !v.odds;
   if (!v.odds) return;
+  $("odds").style.opacity = v.odds_stale ? 0.45 : 1;  // made for an earlier card: newer odds are coming
   $("odds").innerHTML = MASCOTS.filter((m) => v.odds[m]).map((m) => {
     const shades = [1, 0.75, 0.5, 0.3];
     const parts = v.odds[m].map((p, i) => `<span class="${m}" style="width:${(p * 100).toFixed(1)}%;opacity:${shades[i]}">${p >= 0.12 ? Math.round(p * 100) + "%" : ""}</span>`).join("");
