@@ -18,7 +18,7 @@ from hardware.leds import MockStrip, NullStrip
 from hardware.mock_scanner import MockScanner
 from hardware.scanner import SerialScanner
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("make, protocol", [

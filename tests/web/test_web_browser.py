@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import available, phone_browser
-from tests.webtable import LiveTable
+from webtable import LiveTable
 
 pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "")
 

@@ -104,7 +104,7 @@ def test_the_form_line_reaches_the_attract_screen(tmp_path):
 def test_history_command_text_and_json(tmp_path, run_cli):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {1: "Ann"})
-    table.journal.close()
+    table.close()
     result = run_cli("history", "--json", "--db", str(tmp_path / "journal.db"))
     assert result.returncode == 0, result.stderr
     info = json.loads(result.stdout)

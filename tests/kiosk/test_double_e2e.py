@@ -14,7 +14,7 @@ import time
 import tty
 
 from conftest import hotstreak
-from test_kiosk_e2e import first_code_stored, journal_texts, start_run, stop, wait_until
+from kioskproc import first_code_stored, journal_texts, start_run, stop, wait_until
 
 RACE_1 = "HS17 HS15 HS14 HS22 HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33".split()  # H 1, G 2, D 3, M 4
 RACE_2 = "HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33 HS17 HS15 HS14 HS22".split()  # G 1, D 2, H 3, M 4

@@ -141,7 +141,7 @@ def test_the_seed_is_a_digest_of_the_situation_stable_across_processes():
     key = "4|1|HS02,HS13|start"
     code = f"from companion.odds.sink import stable_seed; print(stable_seed({key!r}))"
     others = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={"PYTHONHASHSEED": str(n), "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}).stdout.strip() for n in (1, 2)}
+                             env={"PYTHONHASHSEED": str(n), "PYTHONPATH": str(Path(__file__).resolve().parents[2])}).stdout.strip() for n in (1, 2)}
     assert others == {str(stable_seed(key))}
     assert stable_seed(key) != stable_seed("4|1|HS02|start")
     rec = Recorder()

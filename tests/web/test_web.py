@@ -16,7 +16,7 @@ from companion.web.inputs import WebRefusal, _checked, name_text, open_bet_input
 from companion.web.seats import WEB, claims_from_entries, load_secret, seat_token, token_matches
 from companion.web.start import wanted
 from companion.web.view import running_order, table_view
-from tests.webtable import LiveTable
+from webtable import LiveTable
 
 STANDARD_GAME = ("HS-NEW", "HS-PLAYERS-3", "HS-GO")  # no face-up cards scanned: straight to betting
 

@@ -96,7 +96,7 @@ def test_the_serial_reader_takes_at_most_read_max_bytes_at_a_time():
 
 
 def test_the_real_kiosk_reads_on_after_bad_bytes_on_its_keyboard(tmp_path):
-    from test_kiosk_e2e import journal_texts, start_run, stop, wait_until
+    from kioskproc import journal_texts, start_run, stop, wait_until
     db = tmp_path / "journal.db"
     proc = start_run(tmp_path, stdin=subprocess.PIPE)
     try:

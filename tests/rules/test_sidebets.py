@@ -152,7 +152,7 @@ def test_two_on_finish_space_on_the_15th_card_counts_before_the_fold_ends_the_ra
     # With the default track a fold never reaches space 13 nor ends a race with two mascots still racing, so
     # this uses a track whose race ends once 2 mascots are out: Gobbler is DQ already, Dangle joins Hurley
     # on space 13, the fold DQs Mum on space 3 and ends the race (Hurley and Dangle take the last places).
-    text = (Path(__file__).parents[1] / "companion/rules/data/track.toml").read_text()
+    text = (Path(__file__).parents[2] / "companion/rules/data/track.toml").read_text()
     custom = tmp_path / "track.toml"
     custom.write_text(text.replace("finishers_to_end = 3", "finishers_to_end = 2"))
     happened, race = fifteenth("two-on-finish-space", "Go4 H2.13 D3.10 M4.3f", "D+3", load_track(custom))

@@ -45,7 +45,7 @@ def test_a_full_card_then_a_clean_stop_keeps_the_game(small_disk, caplog):
     table = playing(path)
     before, kept = table.status(), texts(path)
     filler = fill(small_disk)
-    table.journal.close()  # the clean stop: its checkpoint cannot grow the file
+    table.close()  # the clean stop: its checkpoint cannot grow the file
     journal, notices = open_journal(path)  # the restart, the card still full
     assert not list(small_disk.glob("*.damaged-*")) and [e.text for e in journal.current()] == kept
     assert status_dict(Controller(journal).table) == before
@@ -158,7 +158,7 @@ def test_a_rebuild_that_fails_refuses_and_is_tried_again(tmp_path, monkeypatch):
 
 
 def test_a_power_cut_after_the_journal_was_deleted_loses_no_accepted_input(tmp_path):
-    from test_kiosk_e2e import journal_texts, start_run, wait_until
+    from kioskproc import journal_texts, start_run, wait_until
     db = tmp_path / "journal.db"
     proc = start_run(tmp_path, stdin=subprocess.PIPE)
     try:
@@ -208,7 +208,7 @@ def test_the_lock_is_held_until_released(tmp_path):
 
 def test_a_second_kiosk_on_the_same_journal_stops_with_one_line_and_readers_still_work(tmp_path):
     from notify_listener import NotifyListener
-    from test_kiosk_e2e import start_run, stop
+    from kioskproc import start_run, stop
     db = tmp_path / "journal.db"
     with NotifyListener(tmp_path) as listener:
         first = start_run(tmp_path, stdin=subprocess.PIPE, env=listener.env())

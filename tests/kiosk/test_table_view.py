@@ -274,7 +274,7 @@ def imported_modules(path) -> set[str]:
 
 def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
     from pathlib import Path
-    root = Path(__file__).resolve().parent.parent / "companion"
+    root = Path(__file__).resolve().parents[2] / "companion"
     for folder in ("lights", "screen", "voice", "call", "odds", "web", "view"):
         for path in (root / folder).glob("*.py"):
             kiosk = {m for m in imported_modules(path) if m.startswith("companion.kiosk")}

@@ -20,7 +20,7 @@ from companion.web.guard import RateLimit
 from companion.web.inputs import WebRefusal
 from companion.web.limits import json_object
 from companion.web.server import WebServer
-from tests.webtable import LiveTable
+from webtable import LiveTable
 
 WAIT = 15.0  # generous: a busy shared machine; every wait ends as soon as its event happens
 

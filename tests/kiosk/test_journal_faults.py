@@ -127,7 +127,7 @@ def test_a_full_sd_card_refuses_then_plays_on_when_there_is_room(small_disk):
     table.advance(RETRY_SECONDS)
     assert table.controller.problem is None
     assert table.scan("HS26").accepted
-    table.journal.close()
+    table.close()
     assert [e.text for e in Journal(small_disk / "journal.db").current()][-2:] == ["HS15", "HS26"]
 
 
@@ -135,7 +135,7 @@ def test_a_journal_on_a_read_only_card_starts_refusing_and_plays_on_once_writabl
     path = small_disk / "journal.db"
     table = playing(path)
     before = table.status()
-    table.journal.close()
+    table.close()
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     try:
         journal, notices = open_journal(path)
@@ -324,7 +324,7 @@ def test_an_input_the_data_files_no_longer_know_is_kept_marked_and_comes_back(tm
     path = tmp_path / "journal.db"
     table = playing(path)
     table.scan("HS26")
-    table.journal.close()
+    table.close()
     edited = tmp_path / "deck.toml"
     deck_text = (ROOT / "companion" / "rules" / "data" / "deck.toml").read_text()
     edited.write_text(deck_text.replace('code = "HS15"', 'code = "HS99"'))

@@ -34,7 +34,7 @@ RACE_1 = "HS17 HS15 HS14 HS22 HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33".split()  
 RACE_2 = "HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33 HS17 HS15 HS14 HS22".split()
 RACE_3 = "HS39 HS37 HS36 HS44 HS28 HS26 HS25 HS33 HS06 HS04 HS03 HS11".split()
 DRAFT_3 = ("HS-T-HURLEY-1-S", "HS-T-GOBBLER-1-R", "HS-T-NO-1-R", "HS-T-MUM-1-R", "HS-T-YES-1-S", "HS-T-HURLEY-2-R")
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def game(players: int = 3, *texts: str, variant: str = "standard", order: list[str] | None = ORDER) -> Game:
