@@ -12,6 +12,10 @@ controller, journal (``open_journal``), lights, voice, console and (with ``scree
 sinks did is read from the mock devices: the mock LED strip's frames (``strip.last``), the mock audio's record
 (``audio.played``; the voice's lines are "rendered" by :class:`SpokenText`, so each played file names its line),
 and a dummy SDL screen. Time moves only when the test says so.
+
+With ``web="127.0.0.1:0"`` the phone page is served too (``url``); the odds estimator's process is left out, the
+table shows the test's ``odds()`` (see :class:`FixedOdds`) or none. ``webtable.LiveTable`` steps such a table on
+a thread, as the kiosk loop does, for tests that talk to the page.
 """
 
 from __future__ import annotations
@@ -21,11 +25,16 @@ import io
 import random
 from pathlib import Path
 
+from typing import Any
+
 from companion.kiosk.config import load_config
 from companion.kiosk.controller import Result, status_dict
 from companion.kiosk.wiring import Kiosk, build
 from companion.lights.render import STAR_MARKER
+from companion.odds.sink import OddsSink
 from companion.rules import Mascot
+from companion.view.sink import NullSink
+from companion.view.table_view import OddsView, odds_situation
 from conftest import FakeClock
 
 OFF = (0, 0, 0)
@@ -57,24 +66,55 @@ class SpokenText:
         pass
 
 
+class FixedOdds(NullSink):
+    """Odds that are always ``odds()``, handed to the controller for each situation as the odds sink does."""
+
+    def __init__(self, odds: Any, ready: Any):
+        self.odds, self.ready = odds, ready
+
+    def _give(self, view: Any) -> None:
+        situation = odds_situation(view)
+        if situation is not None:
+            self.ready(OddsView(self.odds(), situation.key, situation.cards))
+
+    def events(self, events: Any, view: Any, now: float) -> None:
+        self._give(view)
+
+    def reset(self, view: Any, now: float) -> None:
+        self._give(view)
+
+
 class TableKit:
     """A kiosk from ``wiring.build`` on a fake clock. ``db`` is the journal (a path or ":memory:"), ``lang`` the
-    table's language, ``screen`` draws every frame on a dummy SDL screen (slower; off by default). Close it
-    (or use it as a context manager) to let go of the journal's lock."""
+    table's language, ``screen`` draws every frame on a dummy SDL screen (slower; off by default); ``web`` the
+    phone page's ``HOST:PORT`` (or "off"), ``odds`` a function giving the odds the table shows, ``limit`` the
+    page's rate limit (``companion.web.guard.RateLimit``). Close it (or use it as a context manager) to let go of
+    the journal's lock."""
 
-    def __init__(self, db: str | Path = ":memory:", lang: str = "en", *, screen: bool = False):
+    def __init__(self, db: str | Path = ":memory:", lang: str = "en", *, screen: bool = False, web: str = "off",
+                 odds: Any = None, limit: Any = None, rng_seed: int = 0):
         self.cfg = dataclasses.replace(load_config(None), language=lang)
         self.clock = FakeClock(1000.0)
         self.console = io.StringIO()
         self.kiosk: Kiosk = build(self.cfg, mode="mock", db=db, console=self.console,
-                                  display="dummy" if screen else "none", audio="mock", web="off",
-                                  clock=self.clock, rng=random.Random(0), speech=SpokenText())
+                                  display="dummy" if screen else "none", audio="mock", web=web,
+                                  clock=self.clock, rng=random.Random(rng_seed), speech=SpokenText(),
+                                  web_limit=limit)
         self.controller = self.kiosk.controller
+        sinks = self.controller.sinks
+        for estimator in [s for s in sinks if isinstance(s, OddsSink)]:
+            sinks.remove(estimator)
+            estimator.close()
+        if odds is not None:
+            sinks.insert(0, FixedOdds(odds, self.controller.odds_ready))
+        self.server = getattr(self.controller.join_url_source, "__self__", None)  # the page's WebServer
+        self.url = self.server.url if self.server is not None else None
         self.journal = self.controller.journal
         self.strip = self.kiosk.hardware.leds
         self.lane_map = self.controller.lights.lane_map
         self.colours = self.cfg.colours
-        [self.voice_sink] = [s for s in self.controller.sinks if type(s).__name__ == "VoiceSink"]
+        [self.voice_sink] = [s for s in sinks if type(s).__name__ == "VoiceSink"]
+        self.screen = next((s for s in sinks if type(s).__name__ == "ScreenSink"), None)  # with screen=True
         self.audio = self.voice_sink.audio
         self.controller.resume()
         self._settle()

@@ -276,7 +276,9 @@ def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
     from pathlib import Path
     root = Path(__file__).resolve().parents[2] / "companion"
     for folder in ("lights", "screen", "voice", "call", "odds", "web", "view"):
-        for path in (root / folder).glob("*.py"):
+        paths = list((root / folder).glob("*.py"))
+        assert paths, f"no modules in {root / folder}"
+        for path in paths:
             kiosk = {m for m in imported_modules(path) if m.startswith("companion.kiosk")}
             assert not kiosk, f"{path.relative_to(root)} imports {sorted(kiosk)}"
     for path in (root / "view").glob("*.py"):

@@ -27,6 +27,7 @@ from companion.screen.table_model import from_table
 from companion.view.table_view import build
 from companion.screen.widgets import ink_on, shade
 from conftest import hotstreak
+from tablekit import TableKit
 
 HD = (1920, 1080)
 MID_RACE = ("HS15", "HS04", "HS36", "HS24", "HS45", "HS19", "HS39", "HS10")   # ends with HS10 = G+2>
@@ -355,27 +356,14 @@ def test_a_new_phase_drops_the_odds_of_the_last_one():
 
 def test_the_screen_log_and_refusals_follow_the_language():
     from companion.call import racecall
-    from companion.kiosk.controller import Controller
-    from companion.kiosk.journal import Journal
-    from companion.screen.sink import ScreenSink
-
-    class Display:
-        def draw(self, model, now, extra=None):
-            self.model = model
-
-        def present(self):
-            pass
-
-    display = Display()
-    sink = ScreenSink(display, language="nl")
-    controller = Controller(Journal(":memory:"), language="nl", sinks=[sink])
-    for text in ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO"):  # to race 1, no bets
-        assert controller.handle(text).accepted
-    result = controller.handle("HS15")  # Hurley +3
-    english = racecall.call(result.events)
-    assert "Hurley" in sink.log[-1] and sink.log[-1] not in english and controller.view.call == tuple(english)
-    controller.handle("XYZ")
-    assert sink.message.startswith("Onbekende code") and "'XYZ'" in sink.message
+    with TableKit(lang="nl", screen=True) as table:  # the real screen sink on a dummy SDL display
+        table.start_race(players=2)  # to race 1, no bets
+        result = table.scan("HS15")  # Hurley +3
+        english = racecall.call(result.events)
+        log = table.screen.log
+        assert "Hurley" in log[-1] and log[-1] not in english and table.controller.view.call == tuple(english)
+        table.scan("XYZ")
+        assert table.screen.message.startswith("Onbekende code") and "'XYZ'" in table.screen.message
 
 
 def test_the_side_bet_question_follows_the_language():

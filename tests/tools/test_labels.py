@@ -38,8 +38,9 @@ def test_label_list_has_every_code_once_in_group_order():
 
 
 def test_every_label_code_is_a_code_the_reader_accepts():
+    assert len(ALL_LABELS) > 48  # every card, and the control codes
     for label in ALL_LABELS:
-        parse_code(label.code)  # raises InvalidCodeError for a code the controller would reject
+        assert parse_code(label.code) is not None  # raises InvalidCodeError for a code the controller would reject
 
 
 def test_card_captions_come_from_the_deck_data():
@@ -47,7 +48,9 @@ def test_card_captions_come_from_the_deck_data():
     assert by_code["HS15"].caption == "HS15 Hurley +3"
     assert by_code["HS48"].caption == "HS48 All +2"
     assert by_code["HS02"].caption == "HS02 Gobbler R+2" and by_code["HS02"].detail == "starting card"
-    for dc in load_deck():
+    deck = load_deck()
+    assert len(deck) == 48
+    for dc in deck:
         label = by_code[dc.code]
         assert label.caption.startswith(dc.code + " ")
         assert label.caption.endswith(dc.card.notation()[1:])
@@ -82,6 +85,7 @@ def test_build_labels_filters_groups_and_rejects_unknown_ones():
 @pytest.mark.parametrize("layout", LAYOUTS.values(), ids=list(LAYOUTS))
 def test_layout_cells_stay_on_the_page_without_overlap(layout):
     cells = [layout.cell(i) for i in range(layout.per_page)]
+    assert len(cells) > 1
     for x, y, w, h in cells:
         assert -0.01 <= x and x + w <= layout.page_w * MM + 0.01
         assert -0.01 <= y and y + h <= layout.page_h * MM + 0.01
