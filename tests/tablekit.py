@@ -27,7 +27,7 @@ from pathlib import Path
 
 from typing import Any
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import parse_config
 from companion.kiosk.controller import Result, status_dict
 from companion.kiosk.wiring import Kiosk, build
 from companion.lights.render import STAR_MARKER
@@ -86,14 +86,15 @@ class FixedOdds(NullSink):
 
 class TableKit:
     """A kiosk from ``wiring.build`` on a fake clock. ``db`` is the journal (a path or ":memory:"), ``lang`` the
-    table's language, ``screen`` draws every frame on a dummy SDL screen (slower; off by default); ``web`` the
+    table's language, ``config`` the config file's TOML text (none: the defaults, whatever
+    ``$HOTSTREAK_CONFIG`` says), ``screen`` draws every frame on a dummy SDL screen (slower; off by default); ``web`` the
     phone page's ``HOST:PORT`` (or "off"), ``odds`` a function giving the odds the table shows, ``limit`` the
     page's rate limit (``companion.web.guard.RateLimit``). Close it (or use it as a context manager) to let go of
     the journal's lock."""
 
-    def __init__(self, db: str | Path = ":memory:", lang: str = "en", *, screen: bool = False, web: str = "off",
-                 odds: Any = None, limit: Any = None, rng_seed: int = 0):
-        self.cfg = dataclasses.replace(load_config(None), language=lang)
+    def __init__(self, db: str | Path = ":memory:", lang: str = "en", *, config: str = "", screen: bool = False,
+                 web: str = "off", odds: Any = None, limit: Any = None, rng_seed: int = 0):
+        self.cfg = dataclasses.replace(parse_config(config), language=lang)
         self.clock = FakeClock(1000.0)
         self.console = io.StringIO()
         self.kiosk: Kiosk = build(self.cfg, mode="mock", db=db, console=self.console,

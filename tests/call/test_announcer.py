@@ -158,6 +158,7 @@ def test_fixed_lines_cover_mascot_lines_in_every_language():
             assert phrase.format(mascot="Hurley")[1:] in {f[1:] for f in fixed}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang,word", [("nl", "naar"), ("es", "la")])
 def test_simulate_lang_prints_the_announcer_call(lang, word):
     cards = ["H+3", "G+2>", "HS03", "DF", "D+2", "DF", "A+1", "HS13", "M*", "M*", "M+1"]
@@ -172,12 +173,14 @@ def test_simulate_lang_prints_the_announcer_call(lang, word):
     assert any(line == p.format(mascot="Dangle") for line in knocked for p in phrases["knocked_out"])
 
 
+@pytest.mark.slow
 def test_simulate_json_is_the_same_in_every_language():
     cards = ["H+3", "G+2>", "HS03", "DF", "D+2", "DF"]
     outs = {lang: json.loads(hotstreak("simulate", "--json", "--lang", lang, *cards).stdout) for lang in LANGUAGES}
     assert outs["nl"] == outs["en"] == outs["es"]
 
 
+@pytest.mark.slow
 def test_a_non_editable_install_finds_the_phrases(tmp_path):
     """pip install . (no editable) ships sounds/ as companion.sounds; the installed copy loads every language."""
     source = tmp_path / "src"

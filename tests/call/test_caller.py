@@ -127,6 +127,7 @@ def demo_table(lang: str = "en", until: str | None = None) -> TableKit:
     return table
 
 
+@pytest.mark.slow
 def test_whose_pick_uses_seat_names_and_the_side_bet_is_asked():
     table = demo_table()
     said = table.said()
@@ -135,6 +136,7 @@ def test_whose_pick_uses_seat_names_and_the_side_bet_is_asked():
     assert any("Will two mascots wait on the finish-line space together?" in s for s in said)
 
 
+@pytest.mark.slow
 def test_race_three_asks_for_the_double_and_payouts_say_who_won_what():
     said = demo_table().said()
     phrases = load_catalogue("en").phrases
@@ -146,6 +148,7 @@ def test_race_three_asks_for_the_double_and_payouts_say_who_won_what():
     assert any(s.startswith(("Final standings", "The table")) and "Ann" in s for s in said)
 
 
+@pytest.mark.slow
 def test_the_side_bet_is_asked_in_dutch():
     said = demo_table("nl").said()
     assert any("Staan er twee mascottes tegelijk op het finishvak?" in s for s in said)

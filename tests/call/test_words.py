@@ -55,6 +55,7 @@ def test_the_printed_call_is_word_for_word_the_plain_call():
     assert racecall.line(ev.Revealed(Card.parse("A+1"), "HS48", 1, 2)) == "Card 2 of pass 1: A+1 [HS48] (All mascots)"
 
 
+@pytest.mark.slow
 def test_simulate_prints_the_plain_call():
     out = hotstreak("simulate", "GF", "GF").stdout.splitlines()
     assert out[:4] == ["Card 1 of pass 1: GF (Gobbler)", "  Gobbler goes down!", "Card 2 of pass 1: GF (Gobbler)",

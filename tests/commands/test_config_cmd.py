@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import tomllib
 from importlib import resources
 
@@ -34,6 +35,7 @@ def keys(data: dict, prefix: str = "") -> set[str]:
     return out
 
 
+@pytest.mark.slow
 def test_defaults_print_back_to_the_same_config(run_cli, monkeypatch, tmp_path):
     env = {"HOME": str(tmp_path), "XDG_STATE_HOME": "", "XDG_CACHE_HOME": ""}
     for name, value in env.items():
@@ -49,6 +51,7 @@ def test_defaults_print_back_to_the_same_config(run_cli, monkeypatch, tmp_path):
     assert data["paths"]["journal"] == str(tmp_path / ".local" / "state" / "hotstreak" / "journal.db")
 
 
+@pytest.mark.slow
 def test_a_file_prints_its_values_and_the_defaults_it_leaves_out(run_cli, tmp_path):
     deck = tmp_path / 'my "deck".toml'  # the deck file it names exists: `config` checks it as `run` does
     deck.write_text(resources.files("companion.rules").joinpath("data", "deck.toml").read_text("utf-8"))
@@ -74,6 +77,7 @@ def test_every_setting_of_the_reference_is_printed():
     assert keys(tomllib.loads(config_toml(parse_config(DEFAULT_TOML)))) == reference
 
 
+@pytest.mark.slow
 def test_a_bad_file_is_one_line_and_exit_2(run_cli, tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[leds]\nbrightness = "max"\n')
@@ -83,6 +87,7 @@ def test_a_bad_file_is_one_line_and_exit_2(run_cli, tmp_path):
         f"hotstreak config: {path}: leds.brightness: 'max' is not valid (expected 0..1)"]
 
 
+@pytest.mark.slow
 def test_a_missing_track_or_deck_file_is_refused_by_config_as_by_run(run_cli, tmp_path):
     for key in ("track", "deck"):
         path = tmp_path / f"{key}.toml"

@@ -7,6 +7,7 @@ import pytest
 from conftest import hotstreak
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, suffix", [(["labels"], ".pdf"), (["screenshot", "--screen", "race"], ".png")])
 def test_bad_output_paths_are_one_line_and_exit_2(tmp_path, command, suffix):
     cases = {
@@ -39,6 +40,7 @@ def test_an_os_error_while_writing_is_one_line(tmp_path, monkeypatch):
     assert cli.main(["labels", "--out", str(tmp_path / "x.pdf")]) == 2
 
 
+@pytest.mark.slow
 def test_folders_and_binary_files_are_named_for_what_they_are(tmp_path):
     for command in (["status", "--db", str(tmp_path)], ["history", "--db", str(tmp_path)]):
         result = hotstreak(*command)

@@ -75,6 +75,7 @@ def _read_until(fd: int, wanted: str, deadline: float) -> str:
     return seen
 
 
+@pytest.mark.slow
 def test_run_on_a_terminal_waits_for_codes_and_prints_a_refusal_once(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[audio]\nvoice = false\neffects = true\n")  # effects: the mixer is opened (ALSA probed)

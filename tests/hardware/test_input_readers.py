@@ -95,6 +95,7 @@ def test_the_serial_reader_takes_at_most_read_max_bytes_at_a_time():
     assert port.asked == [READ_MAX, READ_MAX] and got == [] and len(scanner.parser._buf) <= scanner.parser.max_length
 
 
+@pytest.mark.slow
 def test_the_real_kiosk_reads_on_after_bad_bytes_on_its_keyboard(tmp_path):
     from kioskproc import journal_texts, start_run, stop, wait_until
     db = tmp_path / "journal.db"

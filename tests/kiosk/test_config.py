@@ -55,6 +55,7 @@ def test_two_buttons_on_one_pin_is_a_problem():
         parse_config("[buttons]\nundo = 17\ngo = 17\n")
 
 
+@pytest.mark.slow
 def test_hotstreak_config_shows_the_environments_hardware(run_cli):
     result = run_cli("config", env={"HOTSTREAK_HARDWARE": "mock"})
     assert result.returncode == 0 and result.stdout.startswith('hardware = "mock"')

@@ -187,17 +187,20 @@ def test_a_failing_sink_does_not_stop_the_table():
     table.assert_lane(H, space=6)
 
 
+@pytest.mark.slow
 def test_status_of_a_missing_journal_is_an_error_not_a_new_game(tmp_path, run_cli):
     result = run_cli("status", "--json", "--db", str(tmp_path / "typo.db"))
     assert result.returncode == 2 and "typo.db" in result.stderr and result.stderr.count("\n") == 1
     assert not (tmp_path / "typo.db").exists()
 
 
+@pytest.mark.slow
 def test_demo_with_a_missing_script_is_one_line(tmp_path, run_cli):
     result = run_cli("demo", "--headless", "--script", str(tmp_path / "nope.txt"))
     assert result.returncode == 2 and "nope.txt" in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_headless_demo_plays_the_whole_game(run_cli):
     result = run_cli("demo", "--headless")
     assert result.returncode == 0, result.stderr

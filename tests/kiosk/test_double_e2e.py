@@ -3,11 +3,12 @@ real pseudo-terminal, with the scanner's repeat window (0.8 s, the default confi
 sent twice within it. Codes are written at scanner speed (a few milliseconds apart); only two identical codes
 in a row are spaced past the repeat window, as a Dealer scanning GO twice would be.
 
-This starts a real process, so it waits on real time with deadlines (as tests/test_kiosk_e2e.py).
+This starts a real process, so it waits on real time with deadlines (as tests/kiosk/test_kiosk_e2e.py).
 """
 
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import time
@@ -28,6 +29,7 @@ def status(db) -> dict:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_race_3_double_at_scanner_speed_over_a_real_pty(tmp_path):
     master, slave = os.openpty()
     tty.setraw(slave)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import json
 
 from companion.kiosk.history import form_line, mascot_form, standings
@@ -21,6 +22,7 @@ def play_demo(table: TableKit, names: dict[int, str]) -> None:
     assert table.status()["phase"] == "game-over"
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_summarised_with_names_races_side_bets_and_money(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {1: "Ann", 3: "Carmen"})
@@ -37,6 +39,7 @@ def test_a_finished_game_is_summarised_with_names_races_side_bets_and_money(tmp_
     assert table.controller.form is not None and "of the last 3" in table.controller.form
 
 
+@pytest.mark.slow
 def test_undoing_the_final_go_takes_the_game_out_of_history_until_it_finishes_again(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {})
@@ -46,6 +49,7 @@ def test_undoing_the_final_go_takes_the_game_out_of_history_until_it_finishes_ag
     assert len(table.journal.games()) == 1
 
 
+@pytest.mark.slow
 def test_an_unfinished_game_is_left_out_and_each_game_is_kept_once(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {2: "Bram"})
@@ -101,6 +105,7 @@ def test_the_form_line_reaches_the_attract_screen(tmp_path):
     assert model.screen == "attract" and model.form == "Mum has won 4 of the last 10"
 
 
+@pytest.mark.slow
 def test_history_command_text_and_json(tmp_path, run_cli):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {1: "Ann"})
@@ -114,6 +119,7 @@ def test_history_command_text_and_json(tmp_path, run_cli):
     assert "Finished games: 1" in text and "Ann" in text and "Form: " in text and "knocked out" in text
 
 
+@pytest.mark.slow
 def test_history_of_a_missing_journal_is_one_line(tmp_path, run_cli):
     result = run_cli("history", "--db", str(tmp_path / "nope.db"))
     assert result.returncode == 2 and "nope.db" in result.stderr and result.stderr.count("\n") == 1

@@ -151,6 +151,7 @@ def test_a_journal_on_a_read_only_card_starts_refusing_and_plays_on_once_writabl
     assert controller.problem is None and controller.handle("HS26").accepted
 
 
+@pytest.mark.slow
 def test_a_journal_locked_by_another_program_is_a_refusal_not_a_crash(tmp_path):
     table = playing(tmp_path / "journal.db")
     table.journal._db.execute("PRAGMA busy_timeout = 50")
@@ -179,6 +180,7 @@ print(json.dumps({"accepted": r.accepted, "message": r.message, "problem": c.pro
 """
 
 
+@pytest.mark.slow
 def test_a_root_owned_journal_under_the_service_user_refuses_with_a_clear_problem(tmp_path):
     folder = tmp_path / "state"
     folder.mkdir()
@@ -299,6 +301,7 @@ def test_the_screen_says_once_that_the_journal_was_moved_aside(tmp_path):
     assert len(screen.notices) == 1 and "moved aside" in screen.notices[0]
 
 
+@pytest.mark.slow
 def test_a_folder_as_journal_is_one_line_not_a_traceback(tmp_path, run_cli):
     with pytest.raises(JournalError) as err:
         open_journal(tmp_path)
@@ -307,6 +310,7 @@ def test_a_folder_as_journal_is_one_line_not_a_traceback(tmp_path, run_cli):
     assert result.returncode == 2 and result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_status_and_doctor_name_a_damaged_journal(tmp_path, run_cli):
     path = tmp_path / "journal.db"
     path.write_bytes(b"not a journal")
@@ -341,6 +345,7 @@ def test_an_input_the_data_files_no_longer_know_is_kept_marked_and_comes_back(tm
 
 
 # ----- floods and the screen --------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_flood_of_garbage_is_taken_in_bounded_batches_with_a_tick_after_each():
     controller = Controller(Journal(":memory:"), batch=32)
     ticks: list[float] = []

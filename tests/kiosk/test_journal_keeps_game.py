@@ -157,6 +157,7 @@ def test_a_rebuild_that_fails_refuses_and_is_tried_again(tmp_path, monkeypatch):
     assert texts(path)[-2:] == ["HS15", "HS26"]
 
 
+@pytest.mark.slow
 def test_a_power_cut_after_the_journal_was_deleted_loses_no_accepted_input(tmp_path):
     from kioskproc import journal_texts, start_run, wait_until
     db = tmp_path / "journal.db"
@@ -206,6 +207,7 @@ def test_the_lock_is_held_until_released(tmp_path):
     take(path).release()
 
 
+@pytest.mark.slow
 def test_a_second_kiosk_on_the_same_journal_stops_with_one_line_and_readers_still_work(tmp_path):
     from notify_listener import NotifyListener
     from kioskproc import start_run, stop
@@ -268,6 +270,7 @@ class Killed(BaseException):
     pass
 
 
+@pytest.mark.slow
 def test_a_game_is_in_the_history_as_soon_as_its_last_input_is_saved(tmp_path, monkeypatch):
     path = tmp_path / "journal.db"
     table = TableKit(path)

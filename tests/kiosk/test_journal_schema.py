@@ -86,6 +86,7 @@ def test_a_new_journal_starts_at_the_current_version(tmp_path):
     assert Journal(tmp_path / "j.db").user_version() == SCHEMA_VERSION
 
 
+@pytest.mark.slow
 def test_a_journal_from_a_newer_program_is_refused_with_one_line(tmp_path, run_cli):
     path = tmp_path / "journal.db"
     Journal(path).close()
@@ -100,6 +101,7 @@ def test_a_journal_from_a_newer_program_is_refused_with_one_line(tmp_path, run_c
     assert str(path) in result.stderr and "newer" in result.stderr and "start with another --db" in result.stderr
 
 
+@pytest.mark.slow
 def test_replay_starts_at_the_latest_game_start_still_in_effect(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     table.start_race()

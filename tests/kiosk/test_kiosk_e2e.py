@@ -37,6 +37,7 @@ RACE_BYTES = [
 ]
 
 
+@pytest.mark.slow
 def test_whole_race_through_a_real_pty_gives_the_right_placings(tmp_path):
     master, slave = os.openpty()
     tty.setraw(slave)
@@ -84,6 +85,7 @@ def expected_status(lines: list[str]) -> dict:
     return status_dict(replay(entries))
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_points_loses_nothing_and_applies_nothing_twice(tmp_path):
     lines = accepted_script_lines()
     db = tmp_path / "journal.db"
@@ -129,6 +131,7 @@ def test_kill_9_at_random_points_loses_nothing_and_applies_nothing_twice(tmp_pat
     assert status["phase"] == "game-over" and status["money"] == expected_status(lines)["money"]
 
 
+@pytest.mark.slow
 def test_systemd_notify_ready_watchdog_status_and_a_stuck_loop_stops_the_pings(tmp_path):
     stall = tmp_path / "stall"
     with NotifyListener(tmp_path) as listener:
@@ -148,6 +151,7 @@ def test_systemd_notify_ready_watchdog_status_and_a_stuck_loop_stops_the_pings(t
             stop(proc)
 
 
+@pytest.mark.slow
 def test_the_demo_stops_cleanly_on_sigterm(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):

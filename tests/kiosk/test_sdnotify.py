@@ -162,6 +162,7 @@ sys.stdin.read()                    # the stuck device: the main loop never come
 """
 
 
+@pytest.mark.slow
 def test_real_process_pings_until_its_main_loop_is_stuck(tmp_path):
     with NotifyListener(tmp_path) as listener:
         env = {**os.environ, "PYTHONPATH": str(ROOT), **listener.env(watchdog_sec=2)}

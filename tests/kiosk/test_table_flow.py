@@ -17,6 +17,7 @@ from companion.rules.game_events import OpenBetPlaced, Settled, SideBetShown
 from companion.rules.game_view import DOUBLE_PROMPT
 from companion.rules.table import Table, VariantChosen
 from conftest import hotstreak
+from tablekit import TableKit
 
 RACE_1 = "HS17 HS15 HS14 HS22 HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33".split()  # H 1, G 2, D 3, M 4
 RACE_2 = "HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33 HS17 HS15 HS14 HS22".split()  # G 1, D 2, H 3, M 4
@@ -179,8 +180,8 @@ def test_the_configured_default_is_stored_with_the_count_and_nine_plus_always_pl
 
 
 def test_the_controller_stores_the_configured_variant_with_a_new_game():
-    with Journal(":memory:") as journal:
-        controller = Controller(journal, rng=random.Random(1), variant="open")
+    with TableKit(config='[game]\nvariant = "open"\n', rng_seed=1) as kit:  # the config's variant, via the wiring
+        journal, controller = kit.journal, kit.controller
         controller.handle("HS-NEW")
         controller.handle("HS-PLAYERS-3")
         assert controller.table.game.variant is Variant.OPEN
@@ -253,6 +254,7 @@ def test_open_race_3_double_by_code_or_by_hs_double_and_pots_pay_it():
     assert game.money == [36, 48]
 
 
+@pytest.mark.slow
 def test_status_json_command_shows_side_bet_seats_and_variant(tmp_path):
     db = tmp_path / "journal.db"
     with Journal(db) as journal:

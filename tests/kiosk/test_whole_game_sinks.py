@@ -15,6 +15,7 @@ from companion.kiosk.wiring import build
 from companion.tools.demo import script_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "nl"])
 def test_a_whole_game_through_every_sink_logs_no_error(tmp_path, language, caplog, monkeypatch):
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")

@@ -45,6 +45,7 @@ def _pure_final(position: str, ids) -> Race:
     return race
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", POSITIONS)
 @pytest.mark.parametrize("length", [1, 6, 40])
 def test_core_final_states_equal_pure_engine_on_random_sequences(position, length):
@@ -60,6 +61,7 @@ def test_core_final_states_equal_pure_engine_on_random_sequences(position, lengt
         assert (batch.folds, batch.pass_no, batch.revealed) == (race.folds, race.pass_no, race.revealed) or race.is_over
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(POSITIONS), st.lists(st.integers(0, len(CARDS) - 1), min_size=1, max_size=30))
 def test_core_equals_pure_engine_property(position, ids):
@@ -68,6 +70,7 @@ def test_core_equals_pure_engine_property(position, ids):
     assert batch.row_state(0) == race_row_state(_pure_final(position, ids))
 
 
+@pytest.mark.slow
 def test_core_equals_pure_engine_on_sampled_decks_and_orders():
     """Realistic races: a 4-player race deck with 4 random player cards, reshuffled every pass."""
     rng = random.Random(7)
@@ -107,6 +110,7 @@ def _race_after(codes: list[str]) -> Race:
     return race
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["start", "mid-pass", "late-pass-hybrid", "third-pass"])
 def test_estimate_agrees_with_pure_engine(case):
     known, players, race = FACE_UP_4P, 4, None
@@ -124,6 +128,7 @@ def test_estimate_agrees_with_pure_engine(case):
     _agree(fast, slow)
 
 
+@pytest.mark.slow
 def test_estimate_is_deterministic_and_chunks_run_on_an_executor():
     a = estimate(FACE_UP_4P, 4, samples=3000, seed=5)
     assert estimate(FACE_UP_4P, 4, samples=3000, rng=np.random.default_rng(5)) == a
@@ -157,6 +162,7 @@ def _brute_force(known: list[str], players: int, race: Race) -> np.ndarray:
     return probs
 
 
+@pytest.mark.slow
 def test_exact_enumeration_equals_brute_force_over_pure_engine():
     race = Race.from_position("G1.9 H2.12f D3.11t M4.6 fold:1 pass:2 rev:13 "
                               "cards:HS01,HS03,HS14,HS16,HS25,HS27,HS34,HS36,HS45,HS47,HS49,HS02,HS13")
@@ -185,6 +191,7 @@ def test_exact_without_cut_off_when_every_ordering_ends_the_race():
     assert odds.places[Mascot.MUM] == pytest.approx((0, 0, 0, 1)) and odds.dq[Mascot.MUM] == pytest.approx(1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["start", "late"])
 def test_probabilities_sum_to_one(case):
     race = _race_after(FACE_UP_4P[:13]) if case == "late" else None
@@ -252,6 +259,7 @@ def test_bad_input_is_rejected_with_a_message(kwargs, message):
         estimate(**kwargs)
 
 
+@pytest.mark.slow
 def test_cli_odds_json_shape():
     result = hotstreak("odds", "--json", "--players", "4", "--samples", "2000", "--seed", "1", *FACE_UP_4P)
     assert result.returncode == 0, result.stderr
@@ -266,6 +274,7 @@ def test_cli_odds_json_shape():
     assert json.loads(again.stdout) == out
 
 
+@pytest.mark.slow
 def test_cli_odds_table_and_errors():
     result = hotstreak("odds", "--samples", "500", "--seed", "1", "HS02", "H+3")
     assert result.returncode == 0, result.stderr

@@ -1,5 +1,6 @@
 """`hotstreak odds` during a race: --revealed (the cards revealed so far) and --position (a position string)."""
 
+import pytest
 import json
 
 from companion.odds.estimate import estimate
@@ -16,6 +17,7 @@ def _odds(*args):
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_revealed_cards_give_the_odds_of_the_race_after_them():
     race, _ = play(REVEALED)
     expected = estimate(FACE_UP, 4, race, samples=3000, seed=5).to_dict()
@@ -23,17 +25,20 @@ def test_revealed_cards_give_the_odds_of_the_race_after_them():
     assert _odds(*FACE_UP) != expected  # the revealed cards change the odds
 
 
+@pytest.mark.slow
 def test_revealed_cards_may_come_first_ended_by_a_double_dash_or_quoted():
     after = _odds(*FACE_UP, "--revealed", *REVEALED)
     assert _odds("--revealed", *REVEALED, "--", *FACE_UP) == after
     assert _odds(*FACE_UP, "--revealed", " ".join(REVEALED)) == after
 
 
+@pytest.mark.slow
 def test_position_string_gives_the_same_odds_as_the_cards_behind_it():
     race, _ = play(REVEALED)
     assert _odds(*FACE_UP, "--position", race.position()) == _odds(*FACE_UP, "--revealed", *REVEALED)
 
 
+@pytest.mark.slow
 def test_table_output_names_the_race_so_far():
     result = hotstreak_in_process("odds", "--samples", "500", "--seed", "1", "HS02", "--revealed", "H+3")
     assert result.returncode == 0, result.stderr

@@ -33,6 +33,7 @@ def test_simulate_json_matches_case(case):
     _assert_matches(json.loads(result.stdout), case)
 
 
+@pytest.mark.slow
 def test_simulate_json_contract_as_a_real_process():
     case = max(CASES, key=lambda c: len(c["cards"]))
     result = hotstreak("simulate", "--json", *case["cards"])

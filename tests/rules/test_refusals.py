@@ -386,6 +386,7 @@ def test_every_reason_has_a_line_and_spoken_words_in_every_language(lang):
         assert line and line[0].isupper() or line[0] in "¡¿", line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", words.LANGUAGES)
 @pytest.mark.parametrize("setup, reason, fields", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_the_line_of_a_real_refusal_names_no_code_and_no_card(setup, reason, fields, lang):
@@ -420,6 +421,7 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_no_module_reads_a_refusal_sentence_back():
     assert not (REPO / "companion/call/refusals.py").exists()
     for name in SHOWERS:

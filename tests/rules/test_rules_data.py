@@ -73,6 +73,7 @@ def test_unreadable_or_invalid_toml_is_one_clear_error(tmp_path):
     assert str(info.value) == f"{latin1}: not UTF-8 text: byte 0xe9 at offset 5 (expected a TOML file saved as UTF-8)"
 
 
+@pytest.mark.slow
 def test_simulate_uses_a_users_track(tmp_path, run_cli):
     from importlib import resources
     text = resources.files("companion.rules").joinpath("data", "track.toml").read_text()

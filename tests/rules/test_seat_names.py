@@ -40,17 +40,13 @@ def test_config_names_stand_until_a_name_is_typed():
 
 
 def test_the_controller_gives_its_tables_the_config_names(tmp_path):
-    from companion.kiosk.controller import Controller
-    from companion.kiosk.journal import Journal
-    controller = Controller(Journal(tmp_path / "j.db"), names=("Ann", "Bo"))
-    controller.submit("HS-NEW")
-    controller.submit("HS-PLAYERS-2")
-    controller.step(timeout=0)
-    assert controller.table.seat_name(1) == "Bo"
-    controller.submit("HS-UNDO")
-    controller.submit("HS-PLAYERS-2")
-    controller.step(timeout=0)                      # an undo rebuilds the table from the journal
-    assert controller.table.seat_name(0) == "Ann"
+    from tablekit import TableKit
+    with TableKit(tmp_path / "j.db", config='[players]\nnames = ["Ann", "Bo"]\n') as table:
+        table.scan("HS-NEW", "HS-PLAYERS-2")
+        assert table.controller.table.seat_name(1) == "Bo"
+        table.press("undo")
+        table.scan("HS-PLAYERS-2")                  # an undo rebuilds the table from the journal
+        assert table.controller.table.seat_name(0) == "Ann"
 
 
 @pytest.mark.parametrize("name", ["HS-GO", "hs15", "HS-T-MUM-1-S"])

@@ -65,6 +65,7 @@ def test_settle_malformed_json_exit_2():
     assert "not valid JSON" in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_settle_base_example_pays_ticket_by_place_and_answer_as_a_real_process():
     result = hotstreak("settle", stdin=json.dumps(BASE))
     assert result.returncode == 0, result.stderr

@@ -46,6 +46,7 @@ def track_spaces(layout):
     return [(lane, space) for lane in range(1, layout.lanes + 1) for space in range(1, layout.spaces + 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SCREENS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_every_sample_screen_renders_at_720p_and_1080p(name, size):
@@ -143,6 +144,7 @@ def test_the_folded_part_is_dark_and_the_rest_is_not(screen, folds):
                 assert mean > 50, (lane, space, mean)
 
 
+@pytest.mark.slow
 def test_a_message_shows_for_a_few_seconds_then_goes(screen):
     model = race_model(MascotView("mum", 4, 3), message="Card HS15 was already revealed this pass", message_at=100.0)
     whole = (0, 0, *screen.size)
@@ -190,6 +192,7 @@ def test_screen_model_rejects_an_unknown_screen():
         sample_model("nope")
 
 
+@pytest.mark.slow
 def test_screenshot_command_writes_a_png_of_the_asked_size(tmp_path):
     out = tmp_path / "race.png"
     result = hotstreak("screenshot", "--screen", "race", "--out", str(out), "--size", "960x540")
@@ -197,6 +200,7 @@ def test_screenshot_command_writes_a_png_of_the_asked_size(tmp_path):
     assert pygame.image.load(str(out)).get_size() == (960, 540)
 
 
+@pytest.mark.slow
 def test_screenshot_command_bad_size_exits_2_naming_it(tmp_path):
     result = hotstreak("screenshot", "--screen", "race", "--out", str(tmp_path / "x.png"), "--size", "big")
     assert result.returncode == 2

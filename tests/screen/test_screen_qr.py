@@ -27,6 +27,7 @@ def _decode(surface) -> list[str]:
     return [r.data.decode() for r in decode((pixels, w, h), symbols=[ZBarSymbol.QRCODE])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["setup", "betting"])
 def test_the_join_code_scans_back_to_the_page(screen):
     s = _screen()
@@ -34,6 +35,7 @@ def test_the_join_code_scans_back_to_the_page(screen):
     assert _decode(s.surface) == [URL]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["race", "payouts", "attract"])
 def test_no_code_while_racing_or_without_an_address(screen):
     s = _screen()

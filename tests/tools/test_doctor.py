@@ -318,6 +318,7 @@ def test_scanner_vendors_match_the_install_script():
 
 # --- the command ---
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed on this machine")
 def test_command_all_good(pi):
     result = hotstreak("doctor", "--root", str(pi))
@@ -325,6 +326,7 @@ def test_command_all_good(pi):
     assert result.stdout == "all good\n"
 
 
+@pytest.mark.slow
 def test_command_prints_one_line_per_problem_and_exits_1(pi):
     (pi / "dev/spidev0.0").unlink()
     write(pi / "sys/module/kernel/parameters/consoleblank", "300\n")
@@ -335,6 +337,7 @@ def test_command_prints_one_line_per_problem_and_exits_1(pi):
     assert all(" -> " in line for line in lines)
 
 
+@pytest.mark.slow
 def test_command_json(pi):
     (pi / "dev/spidev0.0").unlink()
     result = hotstreak("doctor", "--root", str(pi), "--json")
@@ -344,11 +347,13 @@ def test_command_json(pi):
     assert set(data["problems"][0]) == {"check", "message", "fix"}
 
 
+@pytest.mark.slow
 def test_command_bad_root(tmp_path):
     result = hotstreak("doctor", "--root", str(tmp_path / "missing"))
     assert result.returncode == 2 and "is not a directory" in result.stderr
 
 
+@pytest.mark.slow
 def test_command_checks_a_real_config_file(pi, tmp_path):
     bad = write(tmp_path / "bad.toml", "this is = not [ toml\n")
     result = hotstreak("doctor", "--root", str(pi), "--config", str(bad))

@@ -225,12 +225,14 @@ def test_install_script_syntax():
     assert "set -euo pipefail" in INSTALL.read_text()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
 def test_install_script_shellcheck():
     result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout
 
 
+@pytest.mark.slow
 def test_dry_run_install_lists_every_step(tmp_path):
     result = run_install("--dry-run", "--root", str(tmp_path))
     assert result.returncode == 0, result.stderr
@@ -298,6 +300,7 @@ def test_a_keyboard_scanner_gets_the_input_group_in_a_drop_in(tmp_path):
     assert "hotstreak.service.d/hid-scanner.conf (SupplementaryGroups=input" in out
 
 
+@pytest.mark.slow
 def test_scanner_mode_from_the_config_file(tmp_path):
     (tmp_path / "etc/hotstreak").mkdir(parents=True)
     (tmp_path / "etc/hotstreak/config.toml").write_text('[scanner]\nmode = "hid"\n')

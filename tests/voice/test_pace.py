@@ -71,6 +71,7 @@ def test_longer_lines_take_longer_and_the_output_is_repeatable():
     assert Said(1, "x", 0.0, 1.23456).to_dict() == {"card": 1, "text": "x", "start": 0.0, "end": 1.235}
 
 
+@pytest.mark.slow
 def test_bad_pace_is_refused():
     with pytest.raises(ValueError, match="0"):
         said_at_pace([], 0, "en", fixed(1.0))
@@ -80,6 +81,7 @@ def test_bad_pace_is_refused():
     assert result.returncode == 2 and "--json" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 def test_simulate_pace_gives_the_said_lines_with_real_lengths(tmp_path):
     cards = ["H+3", "G+2>", "HS03", "DF", "D+2", "DF"]

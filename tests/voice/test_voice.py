@@ -364,6 +364,7 @@ def test_close_during_the_first_start_prerender_kills_espeak_and_ends_the_worker
     assert voice.update() is None
 
 
+@pytest.mark.slow
 def test_sigterm_during_the_first_start_prerender_stops_the_kiosk_quickly(tmp_path):
     """A real `hotstreak run` with voice on and a slow espeak-ng (60 s a line) pre-rendering its 300-odd fixed
     lines: SIGTERM ends the process within seconds, not after the pre-render."""

@@ -75,6 +75,7 @@ def fetch(browser, path: str, body: dict) -> dict:
         path, body)
 
 
+@pytest.mark.slow
 def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, shots):
     with LiveTable(odds=lambda: ODDS) as table:
         table.scan("HS-NEW", "HS-PLAYERS-4", "HS-GO")
@@ -110,6 +111,7 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         assert table.controller.table.seat_name(0) == "Ann" and table.controller.table.seat_name(1) == "Seat 2"
 
 
+@pytest.mark.slow
 def test_the_page_reconnects_and_keeps_the_seat(phones):
     with LiveTable(language="nl") as table:
         table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO")
@@ -125,6 +127,7 @@ def test_the_page_reconnects_and_keeps_the_seat(phones):
         wait_text(phone, "me-name", "Bo")
 
 
+@pytest.mark.slow
 def test_place_an_open_variant_bet_on_the_phone(phones, shots):
     with LiveTable(odds=lambda: ODDS) as table:
         table.scan("HS-NEW", "HS-PLAYERS-9", "HS-GO")
