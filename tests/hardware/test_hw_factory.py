@@ -64,7 +64,7 @@ def test_mock_bundle_on_a_desktop(model):
     assert isinstance(hw.buttons, Buttons)
     assert hw.leds.count == 56
     hw.start()
-    assert hw.scanner.done.wait(2)
+    assert hw.scanner.done.wait(30)  # a deadline for a hang only
     assert lines == ["HS15", "HS-GO"]
     hw.buttons.press("go")
     assert presses == ["go"]

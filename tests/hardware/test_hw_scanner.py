@@ -239,7 +239,7 @@ def test_real_pty_bytes_end_to_end():
     s = SerialScanner(os.ttyname(slave), 9600, got.put, backoff=(0.05,))
     try:
         s.start()
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 30  # a deadline for a hang only
         while not s.connected and time.monotonic() < deadline:
             time.sleep(0.01)
         assert s.connected, s.status
@@ -289,7 +289,7 @@ def test_mock_script_file_with_waits_and_comments(tmp_path):
     m = MockScanner(got.append, path=script, sleep=sleeps.append)
     assert m.status.startswith("mock scanner ready")
     m.start()
-    assert m.done.wait(2)
+    assert m.done.wait(30)  # a deadline for a hang only
     assert got == ["HS-NEW", "HS-PLAYERS-4", "HS-GO", "HS-GO"] == m.history
     assert sleeps == [1.5]
     assert "finished after 4 codes" in m.status
@@ -311,7 +311,7 @@ def test_mock_reads_stdin_until_end(tmp_path):
     m = MockScanner(got.append, stdin=io.StringIO("HS15\n\nHS16 # typed\n"))
     assert m.source == "keyboard"
     m.start()
-    assert m.done.wait(2)
+    assert m.done.wait(30)  # a deadline for a hang only
     assert got == ["HS15", "HS16"]
 
 

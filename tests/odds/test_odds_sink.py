@@ -20,7 +20,7 @@ class SlowEstimate:
 
     def __call__(self, known, players, race, *, samples, seed):
         self.calls.append((list(known), players, race.position() if race else None))
-        self.release.wait(5)
+        self.release.wait(120)  # a deadline for a hang only
         from companion.odds.estimate import estimate
         result = estimate(known, players, race, samples=200, seed=seed)
         self.done.set()
