@@ -6,7 +6,7 @@ them as ``"#rrggbb"``), and the LED strip and the screen take the same table.
 
 The mascot colours are chosen so that people with colour-vision deficiency can tell every pair apart: each
 pair is at least CIE76 Delta E 20 apart in CIELab under simulated deuteranopia, protanopia and tritanopia
-(Machado, Oliveira & Fernandes 2009, full severity; tests/test_colours.py checks it; the smallest pair is
+(Machado, Oliveira & Fernandes 2009, full severity; tests/lights/test_colours.py checks it; the smallest pair is
 Delta E 28.6, Dangle-Mum under deuteranopia). They keep each mascot's character: Gobbler orange, Hurley red,
 Dangle purple, Mum a lighter sky blue, so that Dangle and Mum differ in lightness as well as hue.
 

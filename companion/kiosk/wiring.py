@@ -72,20 +72,25 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Sink] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None) -> Kiosk:
+          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None,
+          speech: Any = None, web_limit: Any = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
     with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
     (overrides the config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
     mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die); a screen
     that takes longer than ``display_timeout`` s to start is left behind (headless). ``web`` is
-    ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). Raises JournalError for
+    ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). ``speech`` replaces the voice's
+    espeak-ng cache (a ``companion.voice.speech.LineRenderer``; lines are then rendered in the frame, not in
+    worker threads): tests hear the lines without a sound file; ``web_limit`` replaces the phone page's rate limit
+    (tests). Raises JournalError for
     a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked)."""
     lock = take_lock(db)  # one kiosk per journal, held until Kiosk.close
     try:
         kiosk = _build(cfg, mode=mode, db=db, scanner=scanner, script=script, sleep=sleep, window=window,
                        console=console, display=display, audio=audio, prerender=prerender, extra_sinks=extra_sinks,
-                       clock=clock, rng=rng, display_timeout=display_timeout, web=web)
+                       clock=clock, rng=rng, display_timeout=display_timeout, web=web, speech=speech,
+                       web_limit=web_limit)
     except BaseException:
         lock.release()
         raise
@@ -96,7 +101,7 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
 def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,
            sleep: Callable[[float], Any] | None, window: bool, console: TextIO | None, display: str, audio: str,
            prerender: bool, extra_sinks: list[Any] | None, clock: Callable[[], float], rng: Any,
-           display_timeout: float, web: str | None) -> Kiosk:
+           display_timeout: float, web: str | None, speech: Any = None, web_limit: Any = None) -> Kiosk:
     from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
 
@@ -147,8 +152,8 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
         sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, stop,
                                    status=status, notes=notes, display_timeout=display_timeout,
-                                   submit=lambda text: controller.submit(text, "keyboard"))
-    page = start_web(cfg, chosen, web, controller.submit, db) if serve_web else None
+                                   submit=lambda text: controller.submit(text, "keyboard"), speech=speech)
+    page = start_web(cfg, chosen, web, controller.submit, db, limit=web_limit) if serve_web else None
     if page is not None:  # the phone page, and its address (a QR code on the screen) in the view
         sink, address = page
         sinks.append(sink)
@@ -165,7 +170,7 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                       clock: Callable[[], float], stop: threading.Event, *,
                       status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
                       display_timeout: float = DISPLAY_TIMEOUT,
-                      submit: Callable[[str], Any] | None = None) -> list[Any]:
+                      submit: Callable[[str], Any] | None = None, speech: Any = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
     press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
     screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
@@ -212,7 +217,10 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
             from hardware.audio import open_audio
             sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
             caller = Caller(cfg.language, random.Random())
-            voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
+            if speech is None:
+                voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
+            else:  # tests: their renderer, in the frame
+                voice = Voice(sound, caller.voice, clock, speech, background=False)
             if not cfg.voice:
                 voice.enabled = False
             elif prerender and voice.enabled:

@@ -31,10 +31,11 @@ def wanted(cfg: Any, mode: str, listen: str | None) -> tuple[str, int] | None:
 
 
 def start_web(cfg: Any, mode: str, listen: str | None, submit: Callable[[str, str], int],
-              db: str | Path) -> tuple[Any, Callable[[], str]] | None:
+              db: str | Path, limit: Any = None) -> tuple[Any, Callable[[], str]] | None:
     """Start the page's server (``submit(text, source)`` queues a phone's input: ``Controller.submit``) and
     return its :class:`companion.web.sink.WebSink` and ``address()``, which gives the page's address now (it
-    may change when the Wi-Fi comes up); or None when the page is off or cannot start."""
+    may change when the Wi-Fi comes up); or None when the page is off or cannot start. ``limit`` replaces the
+    server's per-address rate limit (a ``companion.web.guard.RateLimit``; tests)."""
     where = wanted(cfg, mode, listen)
     if where is None:
         return None
@@ -43,7 +44,7 @@ def start_web(cfg: Any, mode: str, listen: str | None, submit: Callable[[str, st
         from companion.web.server import WebServer
         from companion.web.sink import WebSink
         secret = load_secret(db)
-        server = WebServer.open(where[0], where[1], submit=submit, secret=secret, hosts=cfg.web_hosts)
+        server = WebServer.open(where[0], where[1], submit=submit, secret=secret, hosts=cfg.web_hosts, limit=limit)
         server.start()
     except (OSError, ImportError) as exc:
         log.warning("no phone page on %s:%s (%s); the table goes on without it", where[0], where[1], exc)

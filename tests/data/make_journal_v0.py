@@ -1,7 +1,7 @@
 """Built tests/data/journal-v0.sqlite with the journal code as it was before schema versions (commit 9c1217b).
 
 Kept as a record of how the file was made: `python tests/data/make_journal_v0.py tests/data/journal-v0.sqlite`
-at that commit. The migration test (tests/test_journal_schema.py) reads the file, not this script.
+at that commit. The migration test (tests/kiosk/test_journal_schema.py) reads the file, not this script.
 """
 import json, random, sys
 sys.path.insert(0, ".")

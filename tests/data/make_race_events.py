@@ -6,7 +6,7 @@ One line per case, in the same order: ``{"name": case name, "events": [...]}``, 
     python tests/data/make_race_events.py > tests/data/race-events.jsonl
 
 then read the diff against docs/rules.md before committing it: the file is the golden record that
-tests/test_race_cases.py compares the whole event stream with, so a change of the engine's events shows there.
+tests/rules/test_race_cases.py compares the whole event stream with, so a change of the engine's events shows there.
 """
 
 import contextlib

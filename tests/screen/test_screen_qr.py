@@ -1,0 +1,50 @@
+"""The phone page's QR code on the screen: drawn in setup and betting only, and it scans back to the address."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.screen.model import replace, sample_model
+from companion.screen.qr import qr_rows
+
+URL = "http://192.168.1.20:8080/"
+
+
+def _screen():
+    from companion.screen.draw import Screen
+    return Screen.offscreen((1280, 720))
+
+
+def _decode(surface) -> list[str]:
+    try:
+        from pyzbar.pyzbar import ZBarSymbol, decode
+    except ImportError as exc:
+        pytest.skip(f"zbar decoder not available ({exc})")
+    import pygame
+    w, h = surface.get_size()
+    grey = pygame.image.tobytes(surface, "RGB")
+    pixels = bytes(grey[i] for i in range(0, len(grey), 3))
+    return [r.data.decode() for r in decode((pixels, w, h), symbols=[ZBarSymbol.QRCODE])]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("screen", ["setup", "betting"])
+def test_the_join_code_scans_back_to_the_page(screen):
+    s = _screen()
+    s.draw(replace(sample_model(screen), join_url=URL), 0.0)
+    assert _decode(s.surface) == [URL]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("screen", ["race", "payouts", "attract"])
+def test_no_code_while_racing_or_without_an_address(screen):
+    s = _screen()
+    s.draw(replace(sample_model(screen), join_url=URL), 0.0)
+    assert _decode(s.surface) == []
+    s.draw(sample_model("setup"), 0.0)
+    assert _decode(s.surface) == []
+
+
+def test_qr_rows_have_the_quiet_zone():
+    rows = qr_rows(URL)
+    assert len(rows) == len(rows[0]) and not any(rows[0]) and not any(r[0] for r in rows)

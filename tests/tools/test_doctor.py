@@ -1,0 +1,401 @@
+"""hotstreak doctor: each check against fake system trees (one problem at a time), and the all-good case."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from companion.tools import doctor
+from companion.tools.doctor import run_checks
+from conftest import ROOT, hotstreak
+
+GROUP_NAMES = ["dialout", "gpio", "spi", "video", "render", "input", "audio"]
+
+
+def write(path: Path, text: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def make_pi(root: Path) -> Path:
+    """A fake Raspberry Pi tree where every check passes."""
+    write(root / "dev/ttyACM0")
+    (root / "dev/hotstreak-scanner").symlink_to("ttyACM0")
+    write(root / "dev/spidev0.0")
+    write(root / "dev/dri/card0")
+    write(root / "dev/dri/card1")
+    write(root / "sys/class/drm/card1-HDMI-A-1/status", "connected\n")
+    write(root / "sys/class/drm/card1-HDMI-A-2/status", "disconnected\n")
+    write(root / "boot/firmware/config.txt", "[all]\ndtparam=audio=on\ndtparam=spi=on\n")
+    write(root / "proc/asound/cards", " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
+    write(root / "sys/module/kernel/parameters/consoleblank", "0\n")
+    write(root / "etc/passwd", "root:x:0:0:root:/root:/bin/bash\n"
+                               "hotstreak:x:998:998:Hot Streak:/var/lib/hotstreak:/usr/sbin/nologin\n")
+    write(root / "etc/group", "root:x:0:\nhotstreak:x:998:\n"
+          + "".join(f"{g}:x:{20 + i}:pi,hotstreak\n" for i, g in enumerate(GROUP_NAMES)))
+    return root
+
+
+def which_all(name: str) -> str:
+    return f"/usr/bin/{name}"
+
+
+def checks(root: Path, **kwargs) -> list[str]:
+    """The names of the failing checks."""
+    kwargs.setdefault("which", which_all)
+    return [p.check for p in run_checks(root, **kwargs).problems]
+
+
+@pytest.fixture
+def pi(tmp_path) -> Path:
+    return make_pi(tmp_path / "pi")
+
+
+def test_all_good(pi):
+    report = run_checks(pi, which=which_all)
+    assert report.ok and report.problems == [] and report.notes == []
+
+
+# --- scanner ---
+
+def test_no_scanner_at_all(pi):
+    (pi / "dev/hotstreak-scanner").unlink()
+    (pi / "dev/ttyACM0").unlink()
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "scanner" and "no scanner found" in problem.message
+    assert "plug the scanner in" in problem.fix
+
+
+def test_scanner_in_keyboard_mode_by_input_name(pi):
+    (pi / "dev/hotstreak-scanner").unlink()
+    (pi / "dev/ttyACM0").unlink()
+    write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
+    assert "keyboard (HID) mode" in problem.message and "python-evdev" in problem.message
+    assert "usb-Netum_Barcode_Scanner-event-kbd" in problem.message
+    assert "pip install evdev" in problem.fix and "USB serial mode" in problem.fix
+
+
+def test_scanner_in_keyboard_mode_by_vendor_id(pi):
+    (pi / "dev/hotstreak-scanner").unlink()
+    (pi / "dev/ttyACM0").unlink()
+    write(pi / "sys/class/input/input5/name", "Symbol Bar Code Scanner\n")
+    write(pi / "sys/class/input/input5/id/vendor", "05e0\n")
+    write(pi / "sys/class/input/input6/name", "HID 046d:c52b Keyboard\n")   # an ordinary keyboard
+    write(pi / "sys/class/input/input6/id/vendor", "046d\n")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
+    assert "keyboard (HID) mode" in problem.message and "Zebra/Symbol" in problem.message
+    assert "046d" not in problem.message
+
+
+def keyboard_scanner_only(pi: Path) -> Path:
+    (pi / "dev/hotstreak-scanner").unlink()
+    (pi / "dev/ttyACM0").unlink()
+    return write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
+
+
+def test_keyboard_scanner_works_in_auto_and_hid_mode_with_evdev(pi):
+    path = keyboard_scanner_only(pi)
+    for mode in ("auto", "hid"):
+        notes: list[str] = []
+        assert doctor.check_scanner(pi, mode=mode, has_module=lambda name: True, notes=notes) == []
+        assert "read in HID mode, grabbed" in notes[0] and path.name in notes[0]
+
+
+def test_an_installed_service_without_the_hid_drop_in_cannot_read_a_keyboard_scanner(pi):
+    keyboard_scanner_only(pi)
+    write(pi / "etc/systemd/system/hotstreak.service")
+    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)
+    assert "does not join group input" in problem.message and "--scanner-mode hid" in problem.fix
+    write(pi / doctor.HID_DROPIN.lstrip("/"), "[Service]\nSupplementaryGroups=input\n")
+    assert doctor.check_scanner(pi, mode="hid", has_module=lambda name: True) == []
+
+
+def test_keyboard_scanner_in_serial_mode_names_both_ways_out(pi):
+    keyboard_scanner_only(pi)
+    [problem] = doctor.check_scanner(pi, mode="serial", has_module=lambda name: True)
+    assert "keyboard (HID) mode" in problem.message
+    assert "USB serial mode" in problem.fix and 'mode = "hid"' in problem.fix
+
+
+def test_hid_mode_without_a_keyboard_scanner_or_with_a_wrong_device(pi):
+    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)  # only a serial one here
+    assert "no keyboard-mode scanner found" in problem.message and "hid_device" in problem.fix
+    [problem] = doctor.check_scanner(pi, mode="hid", hid_device="/dev/input/by-id/usb-Gone-event-kbd")
+    assert problem.message.startswith("the keyboard scanner /dev/input/by-id/usb-Gone-event-kbd")
+
+
+def test_scanner_mode_comes_from_the_config(pi, tmp_path):
+    keyboard_scanner_only(pi)
+    config = write(tmp_path / "hotstreak.toml", '[scanner]\nmode = "serial"\n')
+    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
+    assert [p.check for p in report.problems] == ["scanner"] and 'mode = "hid"' in report.problems[0].fix
+    config.write_text('[scanner]\nmode = "hid"\n')
+    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
+    assert report.ok and "HID mode" in report.notes[0]
+
+
+def test_ordinary_keyboard_is_not_a_scanner(pi):
+    write(pi / "dev/input/by-id/usb-Logitech_USB_Keyboard-event-kbd")
+    write(pi / "sys/class/input/input6/name", "Logitech USB Keyboard\n")
+    write(pi / "sys/class/input/input6/id/vendor", "046d\n")
+    assert doctor.keyboard_mode_scanners(pi) == []
+    assert checks(pi) == []
+
+
+def test_serial_port_without_symlink_names_its_usb_ids(pi):
+    (pi / "dev/hotstreak-scanner").unlink()
+    usb = pi / "sys/devices/platform/usb1/1-1"
+    write(usb / "idVendor", "abcd\n")
+    write(usb / "idProduct", "1234\n")
+    (usb / "1-1:1.0").mkdir()
+    (pi / "sys/class/tty/ttyACM0").mkdir(parents=True)
+    (pi / "sys/class/tty/ttyACM0/device").symlink_to("../../../devices/platform/usb1/1-1/1-1:1.0")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert "/dev/ttyACM0 (USB abcd:1234)" in problem.message
+    assert "--scanner-id VVVV:PPPP" in problem.fix
+
+
+def test_dangling_scanner_link(pi):
+    (pi / "dev/ttyACM0").unlink()
+    [problem] = run_checks(pi, which=which_all).problems
+    assert "gone" in problem.message
+
+
+def test_configured_scanner_port(pi):
+    (pi / "dev/hotstreak-scanner").unlink()
+    assert checks(pi, scanner_port="/dev/ttyACM0") == []
+    assert checks(pi, scanner_port="/dev/ttyUSB3") == ["scanner"]
+
+
+# --- SPI ---
+
+def test_spi_off(pi):
+    (pi / "dev/spidev0.0").unlink()
+    write(pi / "boot/firmware/config.txt", "[all]\n#dtparam=spi=on\ndtparam=audio=on\n")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "spi" and "SPI is off" in problem.message
+    assert "install.sh --boot-only" in problem.fix
+
+
+def test_spi_configured_but_not_rebooted(pi):
+    (pi / "dev/spidev0.0").unlink()
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "spi" and "reboot" in problem.fix
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("dtparam=spi=on\n", True),
+    ("dtparam=i2c_arm=on,spi=on\n", True),
+    ("# dtparam=spi=on\n", False),
+    ("dtparam=spi=off\n", False),
+    ("dtoverlay=spi0-1cs\n", False),
+])
+def test_spi_in_boot_config(tmp_path, text, expected):
+    write(tmp_path / "boot/config.txt", text)
+    assert doctor.spi_in_boot_config(tmp_path) is expected
+
+
+def test_spi_in_boot_config_without_file(tmp_path):
+    assert doctor.spi_in_boot_config(tmp_path) is None
+
+
+# --- groups ---
+
+def test_gpio_without_a_pin_library_names_lgpio_and_its_fix(pi):
+    write(pi / "dev/gpiochip0")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: name == "gpiozero").problems
+    assert problem.check == "gpio" and "no GPIO pin library" in problem.message
+    assert "the buttons do nothing" in problem.message
+    assert "apt install python3-lgpio" in problem.fix and "pip install lgpio" in problem.fix
+
+
+@pytest.mark.parametrize("backend", ["lgpio", "RPi", "pigpio"])
+def test_gpio_with_any_pin_library_is_fine(pi, backend):
+    write(pi / "dev/gpiochip4")
+    assert checks(pi, has_module=lambda name: name in ("gpiozero", backend)) == []
+
+
+def test_gpio_without_gpiozero(pi):
+    write(pi / "dev/gpiochip0")
+    [problem] = run_checks(pi, which=which_all, has_module=lambda name: name == "lgpio").problems
+    assert problem.check == "gpio" and "gpiozero is not installed" in problem.message
+
+
+def test_gpio_not_checked_without_a_gpio_chip(pi):
+    assert checks(pi, has_module=lambda name: False) == []
+
+
+def test_command_names_the_missing_gpio_backend(pi, tmp_path):
+    write(pi / "dev/gpiochip0")
+    blocker = write(tmp_path / "block/sitecustomize.py",
+                    "import sys\nfor m in ('lgpio', 'RPi', 'pigpio'):\n    sys.modules[m] = None\n")
+    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{ROOT}")
+    result = subprocess.run([sys.executable, "-m", "companion", "doctor", "--root", str(pi)], capture_output=True,
+                            text=True, env=env, timeout=60, cwd=ROOT)
+    gpio = [line for line in result.stdout.splitlines() if line.startswith("gpio: ")]
+    assert result.returncode == 1 and len(gpio) == 1
+    assert "no GPIO pin library" in gpio[0] and "python3-lgpio" in gpio[0]
+
+
+def test_user_missing(pi):
+    write(pi / "etc/passwd", "root:x:0:0:root:/root:/bin/bash\n")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "groups" and "no user 'hotstreak'" in problem.message
+
+
+def test_user_not_in_some_groups(pi):
+    text = (pi / "etc/group").read_text()
+    text = text.replace("spi:x:22:pi,hotstreak", "spi:x:22:pi").replace("gpio:x:21:pi,hotstreak", "gpio:x:21:")
+    write(pi / "etc/group", text)
+    [problem] = run_checks(pi, which=which_all).problems
+    assert "gpio, spi" in problem.message and "LED strip" in problem.message
+    assert problem.fix == "sudo usermod -aG gpio,spi hotstreak"
+
+
+def test_group_missing_on_the_system(pi):
+    text = "".join(line + "\n" for line in (pi / "etc/group").read_text().splitlines()
+                   if not line.startswith("render:"))
+    write(pi / "etc/group", text)
+    [problem] = run_checks(pi, which=which_all).problems
+    assert "groups missing on this system: render" in problem.message
+
+
+def test_other_user(pi):
+    assert checks(pi, user="pi") == ["groups"]          # pi is in the groups but has no passwd line here
+    write(pi / "etc/passwd", (pi / "etc/passwd").read_text() + "pi:x:1000:1000::/home/pi:/bin/bash\n")
+    assert checks(pi, user="pi") == []
+
+
+# --- audio, display, voice, console ---
+
+@pytest.mark.parametrize("cards", ["--- no soundcards ---\n", ""])
+def test_no_sound_card(pi, cards):
+    write(pi / "proc/asound/cards", cards)
+    assert checks(pi) == ["audio"]
+
+
+def test_no_asound_at_all(pi):
+    (pi / "proc/asound/cards").unlink()
+    assert checks(pi) == ["audio"]
+
+
+def test_no_display_driver(pi):
+    shutil.rmtree(pi / "dev/dri")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "display" and "vc4-kms-v3d" in problem.fix
+
+
+def test_no_screen_connected(pi):
+    write(pi / "sys/class/drm/card1-HDMI-A-1/status", "disconnected\n")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "display" and "no screen connected" in problem.message
+
+
+def test_no_espeak(pi):
+    assert checks(pi, which=lambda name: None) == ["voice"]
+
+
+def test_console_blanking_on(pi):
+    write(pi / "sys/module/kernel/parameters/consoleblank", "600\n")
+    [problem] = run_checks(pi, which=which_all).problems
+    assert problem.check == "console" and "600 s" in problem.message and "consoleblank=0" in problem.fix
+
+
+def test_everything_wrong_gives_one_line_per_problem(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert checks(empty, which=lambda name: None) == ["scanner", "spi", "groups", "audio", "display", "voice"]
+
+
+# --- config ---
+
+def test_config_missing_file(pi, tmp_path):
+    [problem] = run_checks(pi, which=which_all, config_path=str(tmp_path / "nope.toml")).problems
+    assert problem.check == "config" and "does not exist" in problem.message
+
+
+def test_config_checked_with_companion_config(pi, tmp_path, monkeypatch):
+    fake = types.ModuleType("companion.kiosk.config")
+
+    def load_config(path):
+        if "bad" in str(path):
+            raise ValueError("leds.per_space: 0 is not a positive integer")
+        return {}
+
+    fake.load_config = load_config
+    monkeypatch.setitem(sys.modules, "companion.kiosk.config", fake)
+    good = write(tmp_path / "good.toml")
+    bad = write(tmp_path / "bad.toml")
+    assert checks(pi, config_path=str(good)) == []
+    [problem] = run_checks(pi, which=which_all, config_path=str(bad)).problems
+    assert "leds.per_space: 0 is not a positive integer" in problem.message
+
+
+def test_config_skipped_with_a_note_without_companion_config(pi, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "companion.kiosk.config", None)   # makes the import fail
+    report = run_checks(pi, which=which_all, config_path=str(write(tmp_path / "c.toml")))
+    assert report.ok and report.notes == ["config check skipped: this version has no companion.kiosk.config"]
+
+
+# --- install.sh and doctor agree on scanner makers ---
+
+def test_scanner_vendors_match_the_install_script():
+    script = (ROOT / "systemd/install.sh").read_text()
+    line = next(l for l in script.splitlines() if l.startswith("readonly SCANNER_VENDORS=("))
+    assert set(line.split("(")[1].rstrip(")").split()) == set(doctor.SCANNER_VENDORS)
+
+
+# --- the command ---
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed on this machine")
+def test_command_all_good(pi):
+    result = hotstreak("doctor", "--root", str(pi))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout == "all good\n"
+
+
+@pytest.mark.slow
+def test_command_prints_one_line_per_problem_and_exits_1(pi):
+    (pi / "dev/spidev0.0").unlink()
+    write(pi / "sys/module/kernel/parameters/consoleblank", "300\n")
+    result = hotstreak("doctor", "--root", str(pi))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert [line.split(":", 1)[0] for line in lines if not line.startswith("voice")] == ["spi", "console"]
+    assert all(" -> " in line for line in lines)
+
+
+@pytest.mark.slow
+def test_command_json(pi):
+    (pi / "dev/spidev0.0").unlink()
+    result = hotstreak("doctor", "--root", str(pi), "--json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 1 and data["ok"] is False
+    assert "spi" in [p["check"] for p in data["problems"]]
+    assert set(data["problems"][0]) == {"check", "message", "fix"}
+
+
+@pytest.mark.slow
+def test_command_bad_root(tmp_path):
+    result = hotstreak("doctor", "--root", str(tmp_path / "missing"))
+    assert result.returncode == 2 and "is not a directory" in result.stderr
+
+
+@pytest.mark.slow
+def test_command_checks_a_real_config_file(pi, tmp_path):
+    bad = write(tmp_path / "bad.toml", "this is = not [ toml\n")
+    result = hotstreak("doctor", "--root", str(pi), "--config", str(bad))
+    assert result.returncode == 1
+    assert any(line.startswith("config: ") and "not valid" in line for line in result.stdout.splitlines())
+    result = hotstreak("doctor", "--root", str(pi), env={"HOTSTREAK_CONFIG": str(bad)})
+    assert any(line.startswith("config: ") for line in result.stdout.splitlines())

@@ -1,0 +1,189 @@
+"""The phone page in a real browser (Debian's chromium, headless, driven by Selenium) against a live table.
+
+Set HOTSTREAK_SCREENSHOTS=docs to save the phone views shown in docs/screen.md (docs/web-*.png).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.browser import available, phone_browser
+from webtable import LiveTable
+
+pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "")
+
+ODDS = {"gobbler": (0.31, 0.27, 0.24, 0.18), "hurley": (0.22, 0.26, 0.27, 0.25),
+        "dangle": (0.18, 0.22, 0.25, 0.35), "mum": (0.29, 0.25, 0.24, 0.22)}
+DRAFT = ("HS-T-HURLEY-1-R", "HS-T-MUM-1-S", "HS-T-DANGLE-1-S", "HS-T-GOBBLER-1-S",   # seats 1 2 3 4
+         "HS-T-YES-1-S", "HS-T-NO-1-R", "HS-T-HURLEY-2-S", "HS-T-MUM-2-R")           # seats 4 3 2 1
+WAIT = 60  # s: a deadline for a hang only; chromium on a loaded machine can take many seconds
+
+
+@pytest.fixture
+def shots(tmp_path):
+    where = os.environ.get("HOTSTREAK_SCREENSHOTS")
+    folder = Path(where) if where else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def save(browser, name: str) -> Path:
+        path = folder / f"web-{name}.png"
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+        browser.set_window_size(412, min(max(915, height), 2400))
+        browser.save_screenshot(str(path))
+        browser.set_window_size(412, 915)
+        return path
+    return save
+
+
+@pytest.fixture
+def phones(tmp_path):
+    opened = []
+
+    def phone():
+        browser = phone_browser(tmp_path / f"profile{len(opened)}")
+        opened.append(browser)
+        return browser
+    yield phone
+    for browser in opened:
+        browser.quit()
+
+
+def wait_text(browser, element_id: str, text: str) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,)).until(lambda b: text in b.find_element("id", element_id).text,
+                                       f"#{element_id} never showed {text!r}")
+
+
+def claim(browser, seat: int, name: str) -> None:
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element("id", "join-seat")).select_by_value(str(seat))
+    browser.find_element("id", "join-name").send_keys(name)
+    browser.find_element("id", "join-btn").click()
+    wait_text(browser, "me-name", name)
+
+
+def fetch(browser, path: str, body: dict) -> dict:
+    """POST from inside the page (same origin, the page's own token)."""
+    return browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(arguments[0], {method: 'POST', headers: {'Content-Type': 'application/json'},"
+        " body: JSON.stringify(arguments[1])}).then(r => r.json()).then(done, e => done({error: String(e)}));",
+        path, body)
+
+
+@pytest.mark.slow
+def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, shots):
+    with LiveTable(odds=lambda: ODDS) as table:
+        table.scan("HS-NEW", "HS-PLAYERS-4", "HS-GO")
+        table.wait_idle()
+        ann = phones()
+        ann.get(table.url)
+        wait_text(ann, "phase", "Seat 1 picks")
+        shots(ann, "join")
+        claim(ann, 1, "Ann")
+        assert table.controller.table.seat_name(0) == "Ann"  # the name reached the table (and the big screen)
+        wait_text(ann, "phase", "Your pick!")
+        table.scan(*DRAFT)
+        wait_text(ann, "tickets", "Mum middle · risky")
+        lines = ann.find_element("id", "tickets").text.splitlines()  # hurley top risky: .22*15 + .26*5 + .27*2
+        assert lines == ["Hurley top · risky", "≈ $5.1", "Mum middle · risky", "≈ $4.2"]
+        table.scan("HS-GO", "HS-GO", "HS15")  # adding cards, GO, the first revealed card
+        wait_text(ann, "last-card", "Last card")
+        card = table.controller.table.game.race.cards[-1][0].notation()
+        assert card in ann.find_element("id", "last-card").text
+        wait_text(ann, "phase", "Racing!")
+        shots(ann, "race")
+
+        bo = phones()  # a second phone: seat 1 is taken
+        bo.get(table.url)
+        wait_text(bo, "money", "Ann")
+        assert not bo.find_element("css selector", "#join-seat option[value='1']").is_enabled()
+        answer = fetch(bo, "/api/claim", {"seat": 1, "name": "Mallory"})
+        assert answer == {"ok": False, "error": "seat 1 is not yours (expected the phone that claimed seat 1)",
+                          "reason": "not-yours", "line": "That seat isn't yours."}
+        mine = ann.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat'))")
+        answer = fetch(ann, "/api/leave", {"seat": 2, "token": mine["token"]})  # Ann's token, Bo's seat
+        assert answer["error"] == "seat 2 is not yours (expected the phone that claimed seat 2)"
+        assert table.controller.table.seat_name(0) == "Ann" and table.controller.table.seat_name(1) == "Seat 2"
+
+
+@pytest.mark.slow
+def test_the_page_reconnects_and_keeps_the_seat(phones):
+    with LiveTable(language="nl") as table:
+        table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO")
+        table.wait_idle()
+        phone = phones()
+        phone.get(table.url)
+        wait_text(phone, "phase", "Speler 1 kiest")  # the kiosk language
+        claim(phone, 2, "Bo")
+        phone.execute_script("ws.close()")  # the phone slept and its connection died
+        table.scan("HS-T-HURLEY-1-S")
+        wait_text(phone, "phase", "Jij kiest!")  # seat 2's turn: back live, seat kept from localStorage
+        phone.refresh()
+        wait_text(phone, "me-name", "Bo")
+
+
+@pytest.mark.slow
+def test_place_an_open_variant_bet_on_the_phone(phones, shots):
+    with LiveTable(odds=lambda: ODDS) as table:
+        table.scan("HS-NEW", "HS-PLAYERS-9", "HS-GO")
+        table.wait_idle()
+        phone = phones()
+        phone.get(table.url)
+        claim(phone, 3, "Cy")
+        phone.find_element("css selector", "#bet-mascots button[data-mascot='dangle']").click()
+        phone.find_element("css selector", "#bet-answer button[data-answer='no']").click()
+        phone.find_element("id", "bet-btn").click()
+        wait_text(phone, "my-bet", "Dangle + NO")
+        bet = table.controller.table.game.book.seat(2)
+        assert (bet.mascot.value, bet.answer) == ("dangle", False)
+        assert [e.text for e in table.journal.effective()[-2:]] == ["HS-BET-3-DANGLE", "HS-BET-3-NO"]
+        shots(phone, "open-bet")
+        phone.find_element("css selector", "#bet-answer button[data-answer='yes']").click()  # a change of mind
+        phone.find_element("id", "bet-btn").click()
+        wait_text(phone, "my-bet", "Dangle + YES")
+        assert table.journal.effective()[-1].text == "HS-BET-3-YES"  # only what changed is sent
+        others = [f"HS-BET-{n}-{bet}" for n in range(1, 10) if n != 3 for bet in ("HURLEY", "NO")]
+        table.scan(*others, "HS-GO")  # every seat has bet: GO closes betting, the race starts
+        table.wait_idle()
+        assert table.controller.table.phase == "racing"
+        token = phone.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat')).token")
+        answer = fetch(phone, "/api/bet", {"seat": 3, "token": token, "mascot": "mum", "answer": "yes"})
+        assert answer == {"ok": False, "error": "betting is closed (the table is in racing; expected betting)",
+                          "reason": "wrong-time", "line": "Not now."}
+
+
+def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones):
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from companion.screen.table_model import from_view
+    with LiveTable(language="nl") as table:
+        table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO", "HS-NAME-2:Dora")
+        table.wait_idle()
+        code = from_view(table.controller.view).seats[1].name.rsplit(" · ", 1)[1]  # beside seat 2 on the screen
+        phone = phones()
+        phone.get(table.url)
+        wait_text(phone, "phase", "Speler 1 kiest")
+        box = phone.find_element("id", "join-code")
+        Select(phone.find_element("id", "join-seat")).select_by_value("1")
+        assert not box.is_displayed()  # a free, unnamed seat: the first phone takes it
+        Select(phone.find_element("id", "join-seat")).select_by_value("2")
+        assert box.is_displayed() and box.get_attribute("placeholder") == "Code op het scherm"
+        phone.find_element("id", "join-name").send_keys("Dora")
+        box.send_keys("0000" if code != "0000" else "1111")
+        phone.find_element("id", "join-btn").click()
+        WebDriverWait(phone, WAIT).until(lambda b: b.find_element("id", "notice").is_displayed())
+        assert table.controller.table.seat_name(1) == "Dora" and phone.find_element("id", "join").is_displayed()
+        box.clear()
+        box.send_keys(code)
+        phone.find_element("id", "join-btn").click()
+        wait_text(phone, "me-name", "Dora")
+        # a token that no longer counts (another journal): the phone is told to pick its seat again
+        phone.execute_script("localStorage.setItem('hotstreak-seat', JSON.stringify({seat: 2, token: 'f'.repeat(32)}))")
+        phone.execute_async_script("const done = arguments[arguments.length - 1];"
+                                   "post('/api/leave', {seat: 2, token: 'f'.repeat(32)}).then(done);")
+        wait_text(phone, "notice", "kies je plek opnieuw")
+        assert phone.execute_script("return localStorage.getItem('hotstreak-seat')") is None
