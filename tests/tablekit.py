@@ -123,11 +123,15 @@ class TableKit:
         self._settle()
 
     def _settle(self) -> None:
-        """Step until the voice has played every waiting line (the mock audio is never busy)."""
+        """Step until the voice has played every waiting line (the mock audio is never busy). A line held for
+        its sound effect (``Line.ready_at``) is waited for on the fake clock."""
         self.controller.step()
         for _ in range(DRAIN_STEPS):
-            if self.voice_sink.voice.queue.peek() is None:
+            line = self.voice_sink.voice.queue.peek()
+            if line is None:
                 return
+            if line.ready_at > self.clock():
+                self.clock.advance(line.ready_at - self.clock())
             self.controller.step()
         raise AssertionError(f"the voice still has lines waiting after {DRAIN_STEPS} steps")
 
