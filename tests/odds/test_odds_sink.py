@@ -242,6 +242,7 @@ def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
         sink.close()
 
 
+@pytest.mark.slow
 def test_the_real_odds_process_starts_answers_and_stops():
     """The kiosk's own set-up: the quick and the full children start (at their priorities), answer, and end
     when the sink closes (a generous wait: a busy machine may give them little CPU)."""
@@ -291,6 +292,7 @@ def test_the_odds_child_ends_quietly_when_the_kiosk_is_gone(capfd):
     assert "Traceback" not in capfd.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_given_up_request_does_not_hold_the_odds_process_and_its_late_reply_is_skipped():
     from companion.odds.estimate import Cancelled, estimate
     from companion.odds.sink import OddsProcess

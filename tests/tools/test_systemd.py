@@ -340,6 +340,7 @@ def test_custom_prefix_goes_into_the_unit(tmp_path):
     assert f"-m venv --system-site-packages {tmp_path}/opt/hs-2.1/venv" in out
 
 
+@pytest.mark.slow
 def test_dry_run_with_root_reads_only_the_roots_users_and_groups(tmp_path):
     # this machine has groups audio, video, dialout; an empty root has none, and no user hotstreak
     (tmp_path / "etc").mkdir()

@@ -18,6 +18,8 @@ from companion.web.start import wanted
 from companion.web.view import running_order, table_view
 from webtable import LiveTable
 
+pytestmark = pytest.mark.slow  # every test here serves the real page and stops it (about 0.3 s each)
+
 STANDARD_GAME = ("HS-NEW", "HS-PLAYERS-3", "HS-GO")  # no face-up cards scanned: straight to betting
 
 

@@ -157,6 +157,7 @@ def test_place_an_open_variant_bet_on_the_phone(phones, shots):
                           "reason": "wrong-time", "line": "Not now."}
 
 
+@pytest.mark.slow
 def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones):
     from selenium.webdriver.support.ui import Select, WebDriverWait
     from companion.screen.table_model import from_view
