@@ -43,17 +43,8 @@ def claims_from_entries(entries: Iterable[object]) -> dict[int, int]:
     (objects with ``id``, ``source``, ``text`` and maybe ``skipped``, oldest first: ``Controller.entries``);
     an entry that replay skipped (it no longer applies) claims nothing."""
     claims: dict[int, int] = {}
-    for entry in entries:
-        text = getattr(entry, "text")
-        if getattr(entry, "skipped", None):
-            continue
-        if not text.startswith(("HS-", "hs-")):
-            continue
-        try:
-            code = parse_code(text)
-        except HotStreakError:
-            continue
-        if isinstance(code, Control) and code.action in ("new", "players"):
+    for entry, code in _codes(entries):
+        if code is None:
             claims.clear()
         elif isinstance(code, SeatNameCode):
             if not code.name:
