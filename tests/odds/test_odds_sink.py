@@ -243,29 +243,45 @@ def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
 
 
 @pytest.mark.slow
-def test_the_real_odds_process_starts_answers_and_stops():
-    """The kiosk's own set-up: the quick and the full children start (at their priorities), answer, and end
-    when the sink closes (a generous wait: a busy machine may give them little CPU)."""
+def test_the_real_odds_processes_start_at_their_priorities_answer_and_stop():
+    """The kiosk's own set-up: the quick child (the kiosk's priority) answers, the full child starts at its
+    lower priority, and both end when the sink closes. Nothing waits for the full child's answer: on a busy
+    machine a lowered process may get no CPU for minutes (the full estimate is tested inline above). The waits
+    are deadlines for a hang only."""
     import os
+    import time
 
     from companion.odds.sink import NICE, QUICK_NICE
 
-    full = threading.Event()
-    sink = OddsSink(samples=200, quick=100, on_odds=lambda odds: odds.samples == 200 and full.set())
+    answered = threading.Event()
+    sink = OddsSink(samples=200, quick=100, on_odds=lambda odds: answered.set())
     controller = Controller(Journal(":memory:"), sinks=[sink])
+    base = os.getpriority(os.PRIO_PROCESS, 0)  # the children are lowered by their nice from the kiosk's
+    want = [min(19, base + QUICK_NICE), min(19, base + NICE)]
+
+    def children() -> list:
+        return [sink.quick_estimate._proc, getattr(sink.estimate, "_proc", None)]
+
+    def niced() -> bool:
+        procs = children()
+        try:
+            return all(p is not None and p.is_alive() for p in procs) and \
+                [os.getpriority(os.PRIO_PROCESS, p.pid) for p in procs] == want
+        except OSError:  # not started yet
+            return False
     try:
         controller.handle("HS-NEW")
         controller.handle("HS-PLAYERS-4")
-        assert full.wait(120), "the odds processes gave no full estimate in 2 minutes"
-        procs = [sink.quick_estimate._proc, sink.estimate._proc]
-        assert all(p is not None and p.is_alive() for p in procs)
-        base = os.getpriority(os.PRIO_PROCESS, 0)  # the children are lowered by their nice from the kiosk's
-        assert [os.getpriority(os.PRIO_PROCESS, p.pid) for p in procs] == [min(19, base + QUICK_NICE),
-                                                                            min(19, base + NICE)]
+        assert answered.wait(120), "the quick odds child gave no estimate in 2 minutes"
+        deadline = time.monotonic() + 120
+        while not niced() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert niced(), f"children {children()} not at priorities {want}"
+        procs = children()
     finally:
         sink.close()
     for p in procs:
-        p.join(10)
+        p.join(30)
         assert not p.is_alive()
 
 
