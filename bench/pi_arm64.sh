@@ -9,7 +9,7 @@
 #   sudo bench/pi_arm64.sh --fresh          build the base root again (debootstrap)
 #   sudo bench/pi_arm64.sh --keep           keep the installed root (ROOT below) for bench/pi_boot.sh
 #   sudo bench/pi_arm64.sh --reuse          install again into the kept root (install.sh is safe to rerun)
-#   sudo bench/pi_arm64.sh --tests "tests/test_game.py"   another test subset
+#   sudo bench/pi_arm64.sh --tests "tests/rules/test_game.py"   another test subset
 #
 # Cached between runs (outside the repo, in CACHE, default /var/tmp/hotstreak-arm64): the debootstrapped base
 # root (base/), the apt archives and the pip cache (so a second run does not download or rebuild pygame-ce).
@@ -23,7 +23,7 @@ readonly SRC_DIR
 FRESH=0
 KEEP=0
 REUSE=0
-TESTS="tests/test_rules_race.py tests/test_game.py tests/test_lanemap.py tests/test_hw_leds.py tests/test_doctor.py tests/test_hw_buttons.py"
+TESTS="tests/rules/test_rules_race.py tests/rules/test_game.py tests/lights/test_lanemap.py tests/hardware/test_hw_leds.py tests/tools/test_doctor.py tests/hardware/test_hw_buttons.py"
 readonly SUITE=bookworm
 # No kernel here: bench/pi_boot.sh adds one (its initramfs takes half an hour under qemu-user with MODULES=most).
 readonly BASE_PACKAGES=python3,python3-venv,ca-certificates,systemd,systemd-sysv,udev,dbus,sudo,apt-utils
