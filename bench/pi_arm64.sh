@@ -29,8 +29,6 @@ readonly SUITE=bookworm
 readonly BASE_PACKAGES=python3,python3-venv,ca-certificates,systemd,systemd-sysv,udev,dbus,sudo,apt-utils
 readonly OWNER=pi
 MOUNTS=()
-STEP_NAMES=()
-STEP_TIMES=()
 
 die() { printf 'pi_arm64.sh: %s\n' "$*" >&2; exit 2; }
 
@@ -50,29 +48,8 @@ done
 BASE="$CACHE/base"
 ROOT="$CACHE/root"
 
-# Run a named step, timing it; its output is indented.
-step() {
-    local name="$1" start end rc=0
-    shift
-    printf '\n== %s\n' "$name"
-    start=$(date +%s.%N)
-    # in this shell (not a pipeline's subshell): a step may set variables, e.g. the mounts to undo
-    "$@" > >(sed 's/^/   /') 2>&1 || rc=$?
-    wait "$!" 2>/dev/null || true
-    end=$(date +%s.%N)
-    STEP_NAMES+=("$name")
-    STEP_TIMES+=("$(printf '%.1f' "$(echo "$end - $start" | bc)")")
-    printf '   -> %s s, exit %s\n' "${STEP_TIMES[-1]}" "$rc"
-    return "$rc"
-}
-
-summary() {
-    local i
-    printf '\n%-58s %10s\n' "step" "seconds"
-    for i in "${!STEP_NAMES[@]}"; do
-        printf '%-58s %10s\n' "${STEP_NAMES[$i]}" "${STEP_TIMES[$i]}"
-    done
-}
+# shellcheck source=SCRIPTDIR/steps.sh
+source "$SRC_DIR/bench/steps.sh"
 
 unmount_all() {
     local i

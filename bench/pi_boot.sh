@@ -17,8 +17,6 @@ SRC_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly SRC_DIR
 SCANS=12
 BOOT_TIMEOUT=${HOTSTREAK_BOOT_TIMEOUT:-1500}
-STEP_NAMES=()
-STEP_TIMES=()
 QEMU_PID=""
 
 die() { printf 'pi_boot.sh: %s\n' "$*" >&2; exit 2; }
@@ -41,19 +39,8 @@ LOG="$CACHE/console.log"
 SOCK="$CACHE/scanner.sock"
 [[ -x "$ROOT/opt/hotstreak/venv/bin/hotstreak" ]] || die "no installed root at $ROOT: run bench/pi_arm64.sh --keep first"
 
-step() {
-    local name="$1" start end rc=0
-    shift
-    printf '\n== %s\n' "$name"
-    start=$(date +%s.%N)
-    "$@" > >(sed 's/^/   /') 2>&1 || rc=$?
-    wait "$!" 2>/dev/null || true
-    end=$(date +%s.%N)
-    STEP_NAMES+=("$name")
-    STEP_TIMES+=("$(printf '%.1f' "$(echo "$end - $start" | bc)")")
-    printf '   -> %s s, exit %s\n' "${STEP_TIMES[-1]}" "$rc"
-    return "$rc"
-}
+# shellcheck source=SCRIPTDIR/steps.sh
+source "$SRC_DIR/bench/steps.sh"
 
 cleanup() {
     if [[ -n "$QEMU_PID" ]] && kill -0 "$QEMU_PID" 2>/dev/null; then kill "$QEMU_PID"; fi
@@ -216,6 +203,5 @@ step "guest config (mock hardware, USB serial scanner, bootcheck unit)" prepare_
 step "arm64 kernel and initramfs in the root" kernel
 step "ext4 image of the root" make_image
 step "boot, READY, watchdog, scans, restart (TCG, no KVM)" boot_and_check || failed=1
-printf '\n%-58s %10s\n' "step" "seconds"
-for i in "${!STEP_NAMES[@]}"; do printf '%-58s %10s\n' "${STEP_NAMES[$i]}" "${STEP_TIMES[$i]}"; done
+summary
 exit "$failed"

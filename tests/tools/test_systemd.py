@@ -227,9 +227,10 @@ def test_install_script_syntax():
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed (apt install shellcheck)")
-@pytest.mark.parametrize("script", ["systemd/install.sh", "bench/pi_arm64.sh", "bench/pi_boot.sh"])
+@pytest.mark.parametrize("script", ["systemd/install.sh", "bench/pi_arm64.sh", "bench/pi_boot.sh", "bench/steps.sh"])
 def test_shell_scripts_pass_shellcheck(script):
-    result = subprocess.run(["shellcheck", str(ROOT / script)], capture_output=True, text=True, timeout=60)
+    # -x: follow the sourced bench/steps.sh
+    result = subprocess.run(["shellcheck", "-x", str(ROOT / script)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout
 
 
