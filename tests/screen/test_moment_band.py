@@ -124,3 +124,17 @@ def test_the_band_is_drawn_while_its_moment_shows_then_the_fold_band_or_nothing(
     plain = pygame.surfarray.array3d(surf)[x:x + w, y:y + h]
     assert showing(model.moments, 0.0, 0.0) == moment and showing(model.moments, 0.0, moment.seconds) is None
     assert not np.array_equal(during, plain) and np.array_equal(after, plain)
+
+
+@pytest.mark.slow
+def test_screenshot_names_every_moment_and_keeps_the_old_names(tmp_path):
+    from conftest import hotstreak_in_process
+    from companion.screen.model import SCREENS
+    for name in (*MOMENT_SCREENS, *SCREENS):
+        out = tmp_path / f"{name}.png"
+        result = hotstreak_in_process("screenshot", "--screen", name, "--out", str(out), "--size", "800x480")
+        assert result.returncode == 0, result.stderr
+        assert pygame.image.load(str(out)).get_size() == (800, 480)
+    result = hotstreak_in_process("screenshot", "--screen", "moment-fall", "--cards", "HF", "--out",
+                                  str(tmp_path / "x.png"))
+    assert result.returncode == 2 and "expected --screen race" in result.stderr

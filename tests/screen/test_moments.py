@@ -192,3 +192,22 @@ def test_the_race_end_screen_shows_the_money_before_the_payout():
     assert [s.money for s in race_end.seats] == [before[s.seat] for s in view.seats]
     assert [s.money for s in payouts.seats] == [s.money for s in view.seats]
     assert from_view(table(*ENDING).view, race_end=True).screen == "race"  # racing: the race screen anyway
+
+
+@pytest.mark.slow
+def test_the_kiosk_keeps_the_race_screen_up_after_the_last_card_on_its_clock():
+    from tablekit import TableKit
+    with TableKit(screen=True) as table:
+        screens = []
+        draw = table.screen.display.draw
+        table.screen.display.draw = lambda model, now, extra=None: (screens.append(model.screen),
+                                                                    draw(model, now, extra))[1]
+        table.start_race()
+        table.scan(*ENDING)
+        table.scan("HS34")  # the race is over: the table is at payouts
+        assert table.status()["phase"] == "payouts" and screens[-1] == "race"
+        until = table.screen.moments.at + length(table.screen.moments.moments)  # the card's time + its moments
+        table.advance(until - 0.1 - table.clock())  # (the voice's sound effects may have moved the clock on)
+        assert screens[-1] == "race"
+        table.advance(0.2)
+        assert screens[-1] == "payouts"
