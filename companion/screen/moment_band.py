@@ -23,7 +23,7 @@ BAND_SHADE = 0.32
 class MomentBand(Widgets):
     """Draws a :class:`companion.screen.moments.Moment` (a mixin of the screen's Painter)."""
 
-    def names(self, mascots: tuple[str, ...]) -> str:
+    def moment_names(self, mascots: tuple[str, ...]) -> str:
         """``("hurley", "dangle")`` -> ``"HURLEY AND DANGLE"`` (``"A, B AND C"``) in the model's language."""
         upper = [m.upper() for m in mascots]
         if len(upper) < 2:
@@ -32,7 +32,7 @@ class MomentBand(Widgets):
 
     def moment_words(self, moment: Moment, race_no: int = 1) -> tuple[str, str]:
         """The band's title and note in capitals, in the model's language."""
-        names = self.names(moment.mascots)
+        names = self.moment_names(moment.mascots)
         kind = moment.kind
         if kind == "fall":
             title = self.w("moment_fall_many" if len(moment.mascots) > 1 else "moment_fall", names=names)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.kiosk.controller import Controller
-from companion.kiosk.journal import Journal
-from companion.rules import Race
+from companion.rules import Mascot, Race
+from companion.rules import events as ev
 from companion.rules.game_events import SideBetAnswered
 from companion.screen.moments import SECONDS, Moment, MomentClock, length, moments_for, showing
 from companion.screen.sink import ScreenSink
-from test_screen_redraw import FakeDisplay, run
+from test_screen_redraw import FakeDisplay, racing, run
 
 
 def kinds(moments):
@@ -35,9 +34,10 @@ def test_a_fall_is_a_fall_moment_and_a_move_back_is_none():
 def test_a_knockout_has_the_paid_place_and_the_fall_before_it_is_not_said_again():
     moments = moments_for(card("G1.3 H2.6f D3.3 M4.3", "HF"))
     assert moments == (Moment("knockout", ("hurley",), place=4),)
-    # Gobbler's swerve into lane 2 knocks Hurley down, then Gobbler's own F card line: one moment per mascot
-    moments = moments_for(card("G1.6 H2.6f D3.3 M4.3", "G>"))
+    moments = moments_for(card("G1.6 H2.6f D3.3 M4.3", "G>"))  # Gobbler swerves onto fallen Hurley
     assert kinds(moments) == [("knockout", ("hurley",))]
+    fell, out = ev.Fell(Mascot.HURLEY, ev.Cause.COLLISION), ev.KnockedOut(Mascot.HURLEY, ev.Cause.COLLISION)
+    assert kinds(moments_for([fell, out])) == [("knockout", ("hurley",))]  # one band per mascot: the bigger news
 
 
 @pytest.mark.parametrize("position, text, way", [("G1.3 H2.3 D3.3 M4.3", "G<", "side"),
@@ -111,13 +111,6 @@ ENDING = ("HS17", "HS15", "HS14", "HS12", "HS28", "HS26", "HS25", "HS23", "HS39"
 """Hurley 1st, Dangle 2nd, Mum one card from 3rd; then HS34 ends the race."""
 
 
-def table(*cards):
-    controller = Controller(Journal(":memory:"))
-    for text in ("HS-NEW", "HS-PLAYERS-4", "HS-GO", "HS-GO", "HS-GO", *cards):
-        assert controller.handle(text).accepted, text
-    return controller
-
-
 def scan(controller, sink, text, now):
     result = controller.handle(text)
     assert result.accepted, result.message
@@ -126,7 +119,7 @@ def scan(controller, sink, text, now):
 
 
 def test_a_moment_is_drawn_for_its_seconds_and_taken_down_on_time():
-    controller = table("HS15")
+    controller = racing("HS15")
     display = FakeDisplay()
     sink = ScreenSink(display)
     t = run(sink, controller.view, 0.0, 0.5)
@@ -140,7 +133,7 @@ def test_a_moment_is_drawn_for_its_seconds_and_taken_down_on_time():
 
 
 def test_the_next_card_takes_the_moment_down_at_once():
-    controller = table("HS15")
+    controller = racing("HS15")
     display = FakeDisplay()
     sink = ScreenSink(display)
     scan(controller, sink, "HS19", 0.0)  # Hurley falls
@@ -152,7 +145,7 @@ def test_the_next_card_takes_the_moment_down_at_once():
 
 
 def test_the_race_end_screen_comes_before_the_payouts():
-    controller = table(*ENDING)
+    controller = racing(*ENDING)
     display = FakeDisplay()
     sink = ScreenSink(display)
     t = run(sink, controller.view, 0.0, 0.2)
@@ -170,7 +163,7 @@ def test_the_race_end_screen_comes_before_the_payouts():
 
 
 def test_an_input_during_the_race_end_screen_shows_its_own_screen_at_once():
-    controller = table(*ENDING)
+    controller = racing(*ENDING)
     display = FakeDisplay()
     sink = ScreenSink(display)
     scan(controller, sink, "HS34", 0.0)
@@ -183,7 +176,7 @@ def test_an_input_during_the_race_end_screen_shows_its_own_screen_at_once():
 
 def test_the_race_end_screen_shows_the_money_before_the_payout():
     from companion.screen.table_model import from_view
-    controller = table(*ENDING, "HS34")
+    controller = racing(*ENDING, "HS34")
     view = controller.view
     before = {s.seat: s.money - 5 for s in view.seats}
     race_end = from_view(view, money_before=before, race_end=True)
@@ -191,7 +184,7 @@ def test_the_race_end_screen_shows_the_money_before_the_payout():
     assert race_end.screen == "race" and payouts.screen == "payouts"
     assert [s.money for s in race_end.seats] == [before[s.seat] for s in view.seats]
     assert [s.money for s in payouts.seats] == [s.money for s in view.seats]
-    assert from_view(table(*ENDING).view, race_end=True).screen == "race"  # racing: the race screen anyway
+    assert from_view(racing(*ENDING).view, race_end=True).screen == "race"  # racing: the race screen anyway
 
 
 @pytest.mark.slow
