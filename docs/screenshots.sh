@@ -11,6 +11,8 @@ shot --screen race --cards HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS1
 shot --screen race --cards "${race[@]}" --now 1 \
     --message "card HS19 (HF) was already revealed in pass 1; expected a card not yet revealed this pass" \
     --out docs/screen-refusal.png
+shot --screen moment-knockout --out docs/screen-moment-knockout.png
+shot --screen race-end --out docs/screen-race-end.png
 for screen in attract setup betting payouts game-over; do
     shot --screen "$screen" --out "docs/screen-$screen.png"
 done

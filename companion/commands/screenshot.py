@@ -1,7 +1,10 @@
 """Render one screen of a sample state to a PNG file (SDL dummy video driver, no display needed).
 
-NAME is one of attract, setup, betting, race, payouts, game-over. With ``--cards`` (race screen only) the race
-is the one after those cards from the start: notation (``G+2>``) or label codes (``HS10``). Example:
+NAME is one of attract, setup, betting, race, payouts, game-over; or a big moment of the race screen:
+moment-fall, moment-knockout, moment-out, moment-finish, moment-side-bet, moment-winner, and race-end (the race
+screen after the card that ends the race, before the payouts; ``--now`` steps through its moments). With
+``--cards`` (race screen only) the race is the one after those cards from the start: notation (``G+2>``) or
+label codes (``HS10``). Example:
 ``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS04 HS10 --out race.png``.
 """
 
@@ -14,6 +17,7 @@ import re
 from companion.commands.outpath import output_file
 from companion.kiosk.config import MAX_SIDE
 from companion.screen.model import SCREENS
+from companion.screen.moments import MOMENT_SCREENS
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -26,7 +30,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--screen", required=True, choices=SCREENS, help="which screen to render")
+    p.add_argument("--screen", required=True, choices=SCREENS + MOMENT_SCREENS,
+                   help="which screen (or big moment of the race screen) to render")
     p.add_argument("--out", required=True, help="PNG file to write")
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default 1280x720)")
     p.add_argument("--cards", nargs="+", metavar="CARD",

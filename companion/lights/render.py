@@ -20,8 +20,9 @@ state is a pattern as well as a colour, so it reads without telling colours apar
 - folded spaces (under the mat) are dark; a faint ``star_marker`` on star spaces still on the track.
 
 :class:`Effects` adds short overlays triggered by engine events and expiring by time: the mascot that just
-moved pulses along its path (a light running from the space it left to the space it must stand on, again
-and again, until the next card or ``DURATIONS["move"]`` s), a white flash on a collision's space, a flash on a
+moved pulses along its path (a dim light, one pixel a space, running from the space it left toward the space it
+must stand on, again and again, until the next card or ``DURATIONS["move"]`` s; the space left is never lit as
+the mascot's), a white flash on a collision's space, a flash on a
 fallen mascot's space, a red flash along the lane of a knockout or out of bounds, a sweep in the mascot's
 colour up its lane on a finish, and a wipe of the spaces going under a fold.
 """
@@ -128,6 +129,8 @@ DURATIONS: dict[str, float] = {"collision": 0.6, "fell": 0.6, "dq": 1.5, "finish
                                "move": 6.0}
 BLINK = 0.1  # seconds on, then off, for flashes
 PULSE_PERIOD = 0.8  # seconds for the light of a move to run from the space left to the space reached
+PULSE_LEVEL = 0.3   # the running light's brightness (share of the mascot's colour): never the mascot itself
+TAIL_SHARE = 0.4    # its tail, as a share of PULSE_LEVEL
 
 
 @dataclass(frozen=True)
@@ -254,8 +257,12 @@ class Effects:
 
 def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_map: LaneMap,
            colours: Mapping[Mascot, Pixel], t: float) -> None:
-    """A light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fading tail; it
-    skips spaces where another racing mascot stands or that are off the track (under the mat, past the end)."""
+    """A dim light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fainter tail.
+
+    It lights one pixel of a space (the middle one) at :data:`PULSE_LEVEL` of the colour, never the whole space
+    at full colour: a standing mascot is the whole space at full colour, so the space left never looks as if
+    the mascot still stood there. It skips the space reached (the mascot stands there), spaces where another
+    racing mascot stands and spaces off the track (under the mat, past the end)."""
     assert e.mascot is not None, "a move has a mascot"
     if state.of(e.mascot).status is not Status.RACING:
         return  # finished or out: the finish sweep or the red flash says so
@@ -266,10 +273,11 @@ def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_m
         return
     head = int((t % PULSE_PERIOD) / PULSE_PERIOD * len(steps))
     colour = colours[e.mascot]
-    for back, level in ((0, 1.0), (1, 0.35)):
+    for back, level in ((0, PULSE_LEVEL), (1, PULSE_LEVEL * TAIL_SHARE)):
         k = head - back
-        if k >= 0 and steps[k] not in taken:
-            _paint(frame, lane_map.pixels_for(*steps[k]), colour if level == 1.0 else scale(colour, level))
+        if 0 <= k < len(steps) - 1 and steps[k] not in taken:
+            pixels = lane_map.pixels_for(*steps[k])
+            frame[pixels[len(pixels) // 2]] = scale(colour, level)
 
 
 def _paint(frame: list[Pixel], pixels: Sequence[int], colour: Pixel) -> None:

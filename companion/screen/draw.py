@@ -10,7 +10,8 @@ colours, letters); the layout scales with the resolution.
 The geometry is pure (``companion.screen.layout``); the parts are drawn by ``track`` (the track and the moves),
 ``race_panels`` (running order, last card, race call, money), ``screens`` (the other screens) and ``widgets``
 (text that fits, badges, mascots, pictograms). The :class:`Painter` here puts a frame together: the screen,
-the header, then on top the fold moment, the name entry and a refusal message, in that order.
+the header, then on top a big moment (``moment_band``) or the fold moment, the name entry and a refusal message,
+in that order.
 pygame is imported lazily.
 """
 
@@ -22,6 +23,8 @@ from companion import colours as C
 from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_spots, order_rect, podium_rect,
                                      space_rect)
 from companion.screen.model import ScreenModel, trouble
+from companion.screen.moment_band import MomentBand
+from companion.screen.moments import showing
 from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.track import TrackKey, TrackPainter
@@ -99,7 +102,7 @@ class Screen:
         self.close()
 
 
-class Painter(TrackPainter, RacePanels, OtherScreens):
+class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
     def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:
@@ -121,7 +124,10 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         draw_qr(self, model, L)
         if extra is not None:
             extra(self.surface, model)
-        if model.screen == "race" and model.fold is not None:
+        moment = showing(model.moments, model.moment_at, now) if model.screen == "race" else None
+        if moment is not None:  # a big moment first, as the voice calls it; then the fold band
+            self.moment_band(model, L, moment)
+        elif model.screen == "race" and model.fold is not None:
             self.fold_moment(model, L)
         if model.name_entry:
             self.name_entry(model.name_entry, L)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from companion.rules import Race, Track
+    from companion.screen.moments import Moment
 
 SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
 MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
@@ -174,7 +175,8 @@ class ScreenModel:
     the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of
     mascot form from past games ("Mum has won 4 of the last 10"), shown on the attract and setup screens
     (companion.kiosk.history.form_line). ``join_url`` is the phone page's address, shown as a QR code
-    in setup and betting (``companion.screen.qr``), or None.
+    in setup and betting (``companion.screen.qr``), or None. ``moments`` are the big moments of the last card
+    (``companion.screen.moments``), shown one after the other from ``moment_at`` on the race screen.
     """
 
     screen: str = "attract"
@@ -213,6 +215,8 @@ class ScreenModel:
     language: str = "en"
     table_phase: str = ""
     join_url: str | None = None
+    moments: tuple[Moment, ...] = ()
+    moment_at: float = 0.0
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -262,6 +266,8 @@ class ScreenFields(TypedDict, total=False):
     language: str
     table_phase: str
     join_url: str | None
+    moments: tuple[Moment, ...]
+    moment_at: float
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

@@ -72,14 +72,49 @@ def sample_table(screen: str) -> Table:
     return table
 
 
+MOMENT_CARDS: dict[str, tuple[str, ...]] = {
+    "moment-fall": SAMPLE_CARDS[:12], "moment-knockout": SAMPLE_CARDS, "moment-out": (*SAMPLE_CARDS[:12], "M>"),
+    "moment-finish": SAMPLE_CARDS[:16], "moment-side-bet": (*SAMPLE_CARDS, "M+1"),
+    "moment-winner": (*SAMPLE_CARDS, "M+1"), "race-end": (*SAMPLE_CARDS, "M+1")}
+"""The sample race of each moment screen: its last card makes the moment (Mum falls; Dangle is knocked out; Mum
+swerves off the side; Gobbler crosses first; Mum crawls over the line second and ends the race)."""
+SAMPLE_SIDE_BET = "knockout"
+"""The side bet of the race-end samples (a knockout happened: the answer is yes)."""
+
+
+def sample_moment(screen: str, language: str = "en") -> ScreenModel:
+    """The race screen just after the card of a moment screen (:data:`MOMENT_CARDS`), its moments starting at
+    time 0: ``moment-<kind>`` shows only that moment, ``race-end`` the whole queue of the card that ended the
+    race (``--now`` steps through it: the finish, the winner, the side bet's answer)."""
+    from companion.rules import Race
+    from companion.rules.game_events import SideBetAnswered
+    from companion.screen.moments import moments_for
+    cards = MOMENT_CARDS[screen]
+    race, events = sample_race(cards[:-1])
+    last = race.push_text(cards[-1])
+    if race.is_over:
+        last.append(SideBetAnswered(SAMPLE_SIDE_BET, True))
+    moments = moments_for(last)
+    if screen != "race-end":
+        moments = tuple(m for m in moments if f"moment-{m.kind}" == screen)
+    assert isinstance(race, Race) and moments, f"the sample cards of {screen} make its moment"
+    model = sample_model("race", cards, language)
+    from companion.screen.model import replace
+    return replace(model, moments=moments, moment_at=0.0)
+
+
 def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
-    """A sample state for ``screen`` (one of :data:`SCREENS`); ``cards`` replace the sample race's cards;
-    ``language`` (en, nl, es) picks the screen's words.
+    """A sample state for ``screen`` (one of :data:`SCREENS`, or of
+    ``companion.screen.moments.MOMENT_SCREENS``: :func:`sample_moment`); ``cards`` replace the sample race's
+    cards; ``language`` (en, nl, es) picks the screen's words.
 
     Raises ValueError for another screen name or a bad card.
     """
+    if screen in MOMENT_CARDS and cards is None:
+        return sample_moment(screen, language)
     if screen not in SCREENS:
-        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
+        from companion.screen.moments import MOMENT_SCREENS
+        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS + MOMENT_SCREENS)})")
     from companion.call import racecall
     from companion.screen.table_model import from_table
     if screen == "attract":
@@ -96,4 +131,5 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     return model
 
 
-__all__ = ["SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_race", "sample_table"]
+__all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_moment", "sample_race",
+           "sample_table"]

@@ -11,6 +11,7 @@ from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged, Settled
 from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
+from companion.screen.moments import MomentClock
 from companion.screen.words import say
 from companion.view.sink import NullSink
 from companion.view.table_view import STALE_ODDS, TableView  # noqa: F401 - STALE_ODDS: where it was
@@ -31,6 +32,12 @@ class ScreenSink(NullSink):
 
     ``language`` (en, nl, es) is the screen's words. ``submit(text)`` takes an input typed in the window
     (``HS-NAME-<seat>:<name>``).
+
+    The big moments of each accepted input (``companion.screen.moments``) show from the time of the input, one
+    after the other; the next input ends them. After the card that ends a race the race screen stays up while
+    that card's moments show (the final crossing, the winner, the side bet's answer), then the payouts screen
+    follows; an input before then shows its own screen at once. A frame is drawn each time the moment shown
+    changes.
     """
 
     def __init__(self, display: Any, *, status: Callable[[], tuple[str, ...]] = tuple,
@@ -55,7 +62,8 @@ class ScreenSink(NullSink):
         self._dirty = True
         self._drawn: tuple[Any, ...] | None = None   # what the last frame was drawn from
         self._animated = False                         # the last frame's screen moves on its own
-        self._until: float | None = None               # when the message on screen runs out
+        self._until: float | None = None               # when the message or the moment on screen runs out
+        self.moments = MomentClock()                    # the big moments of the last input, the race-end hold
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
@@ -66,6 +74,7 @@ class ScreenSink(NullSink):
                 self.money_before.clear()
         self.log.extend(view.lines)
         del self.log[:-self.keep_log]
+        self.moments.start(events, now)
         self._next, self._dirty = 0.0, True  # draw the change at once
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
@@ -81,6 +90,7 @@ class ScreenSink(NullSink):
         self._next, self._dirty = 0.0, True
 
     def reset(self, view: TableView, now: float) -> None:
+        self.moments.clear()
         self.log.append(say(self.language, "undo"))
         self._next, self._dirty = 0.0, True
 
@@ -125,10 +135,12 @@ class ScreenSink(NullSink):
         model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
                           odds=view.odds_shown, odds_stale=view.odds_stale, status=status,
                           money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
-                          form=view.form, join_url=view.join_url)
+                          form=view.form, join_url=view.join_url, moments=self.moments.moments,
+                          moment_at=self.moments.at, race_end=self.moments.race_end(now))
         self._animated = model.screen in ANIMATED
         until = self.message_at + self._message_seconds() if self.message else None
-        self._until = until if until is not None and now < until else None
+        times = [t for t in (until, self.moments.next_change(now)) if t is not None and now < t]
+        self._until = min(times) if times else None
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)
         else:

@@ -17,6 +17,7 @@ from companion.view.table_view import GameFacts, Odds, TableView, build
 
 if TYPE_CHECKING:
     from companion.rules.table import Table
+    from companion.screen.moments import Moment
 
 SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting", "adding-cards": "betting",
                     "racing": "race", "payouts": "payouts", "game-over": "game-over"}
@@ -39,6 +40,9 @@ class ViewOptions(TypedDict, total=False):
     form: str | None
     join_url: str | None
     odds_stale: bool
+    moments: tuple[Moment, ...]
+    moment_at: float
+    race_end: bool
 
 
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
@@ -86,19 +90,25 @@ def from_table(table: Table, *, names: Sequence[str] = (), **options: Unpack[Vie
 def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
               odds: Odds | None = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
               name_entry: tuple[int, int, str] | None = None, language: str = "en",
-              form: str | None = None, join_url: str | None = None, odds_stale: bool = False) -> ScreenModel:
+              form: str | None = None, join_url: str | None = None, odds_stale: bool = False,
+              moments: tuple[Moment, ...] = (), moment_at: float = 0.0, race_end: bool = False) -> ScreenModel:
     """The screen model for a table's view in any phase.
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
     ``language`` (en, nl, es) the screen's words; ``form`` a line of mascot form from past games (attract and
     setup screens); ``join_url`` the phone page's address (a QR code); ``odds_stale`` the ``odds`` were made
-    for an earlier card.
+    for an earlier card; ``moments`` the big moments of the last card from ``moment_at``
+    (``companion.screen.moments``); ``race_end`` keeps the race just ended on the race screen at payouts
+    (with the money as it was before the payout).
     """
     phase = view.phase.value
-    common: ScreenFields = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
+    race_end = race_end and view.phase is Phase.PAYOUTS and view.race is not None
+    screen = "race" if race_end else SCREEN_FOR_PHASE[phase]
+    common: ScreenFields = dict(screen=screen, phase=say(language, "phase_" + phase), log=log,
                                   message=message, message_at=message_at, status=status, odds=odds,
                                   odds_stale=bool(odds) and odds_stale,
-                                  name_entry=name_entry, language=language, table_phase=phase, form=form)
+                                  name_entry=name_entry, language=language, table_phase=phase, form=form,
+                                  moments=moments, moment_at=moment_at)
     if join_url:
         common["join_url"] = join_url
     game = view.game
@@ -117,7 +127,8 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
 
     def shown(s: int) -> str:
         return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
-    seats = tuple(SeatView(shown(s.seat), s.money, before.get(s.seat), tuple(
+    seats = tuple(SeatView(shown(s.seat), before.get(s.seat, s.money) if race_end else s.money,
+                           before.get(s.seat), tuple(
         ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
         tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)

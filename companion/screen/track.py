@@ -3,6 +3,7 @@ mascots where the engine says, and the last card's move (a ghost where the masco
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import TYPE_CHECKING
 
@@ -92,11 +93,20 @@ class TrackPainter(Widgets):
         pg.draw.rect(surf, C.LINE, L.track, width=max(1, int(2 * u)))
 
     def mascots_on_track(self, model: ScreenModel, L: Layout) -> dict[str, tuple[int, int, int]]:
-        """Draw every racing mascot on its space; returns where each was drawn ``{mascot: (cx, cy, r)}``."""
+        """Draw every racing mascot on its space, and a mascot the last card finished on the space it reached
+(past the line); returns where each was drawn ``{mascot: (cx, cy, r)}``."""
         groups: dict[tuple[int, int], list[MascotView]] = {}
         for m in model.mascots:
             if m.status == "racing" and 1 <= m.lane <= L.lanes and 1 <= m.space <= L.spaces:
                 groups.setdefault((m.lane, m.space), []).append(m)
+        # the last card's final crossing: who it finished (or placed as the one left) stays on the track
+        # for this picture, past the line, ringed in gold
+        placed = {mv.mascot: mv for mv in model.moves if mv.what in ("finished", "placed")}
+        for m in model.mascots:
+            mv = placed.get(m.mascot)
+            if mv is not None and m.status == "finished" and 1 <= mv.to_lane <= L.lanes:
+                key = (mv.to_lane, min(max(mv.to_space, 1), L.spaces))
+                groups.setdefault(key, []).append(dataclasses.replace(m, lane=key[0], space=key[1]))
         spots: dict[str, tuple[int, int, int]] = {}
         for (lane, space), ms in groups.items():
             for m, spot in zip(ms, mascot_spots(space_rect(lane, space, L), len(ms))):
@@ -105,7 +115,8 @@ class TrackPainter(Widgets):
         for (lane, space), ms in groups.items():
             for m in ms:
                 cx, cy, r = spots[m.mascot]
-                self.mascot(m.mascot, cx, cy, r, fallen=m.fallen, facing=m.facing)
+                self.mascot(m.mascot, cx, cy, r, fallen=m.fallen, facing=m.facing,
+                            ring=C.GOLD if m.mascot in placed else None)
         moved = {mv.mascot for mv in model.moves}
         for name in moved & set(spots):
             cx, cy, r = spots[name]
