@@ -64,6 +64,8 @@ const T = {
 const MASCOTS = ["gobbler", "hurley", "dangle", "mum"];
 const KEY = "hotstreak-seat";
 let lang = "en", view = null, ws = null, retry = 0, timer = 0, lastMessage = 0, choice = {};
+let claimedAt = 0;  // when this phone's claim was answered: a view sent before it may not show the seat claimed yet
+const CLAIM_GRACE_MS = 10000;
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -123,7 +125,7 @@ $("join-form").addEventListener("submit", async (e) => {
   const seat = Number($("join-seat").value), name = $("join-name").value;
   const locked = view && view.seats[seat - 1] && view.seats[seat - 1].locked;
   const a = await post("/api/claim", locked ? {seat, name, code: $("join-code").value} : {seat, name});
-  if (a.ok) { setMine({seat: a.seat, token: a.token}); $("notice").hidden = true; if (view) render(view); }
+  if (a.ok) { setMine({seat: a.seat, token: a.token}); claimedAt = Date.now(); $("notice").hidden = true; if (view) render(view); }
 });
 $("rename-form").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -181,7 +183,9 @@ function seatName(v, n) { const s = v.seats[n - 1]; return s && s.named ? s.name
 function drawSeat(v) {
   let m = mine();
   const seat = m && v.seats[m.seat - 1];
-  if (m && v.players && (!seat || !seat.claimed)) { setMine(null); m = null; }  // the claim is gone (new game, undo)
+  if (m && seat && seat.claimed) claimedAt = 0;  // the table shows the claim: from now on the view decides
+  const fresh = claimedAt && Date.now() - claimedAt < CLAIM_GRACE_MS && seat;
+  if (m && v.players && (!seat || !seat.claimed) && !fresh) { setMine(null); m = null; }  // the claim is gone (new game, undo)
   $("me").hidden = !m || !seat;
   $("join").hidden = !!m || !v.players || v.phase === "game-over";
   if (m && seat) {
