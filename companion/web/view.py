@@ -129,7 +129,9 @@ def stacks(game: GameFacts, known: bool | None, odds: Odds | None) -> list[dict[
         top = LEVELS[taken] if taken < len(LEVELS) else None
         pays: dict[str, list[int]] = {}
         ev: dict[str, float | None] = {}
-        for side in SIDES if top is not None else ():
+        for side in SIDES:
+            if top is None:
+                break
             if stack in ("yes", "no"):
                 right, wrong = table.side[(top, side)]
                 pays[side] = [right, wrong]
