@@ -15,13 +15,12 @@ from companion.colours import hex_colour, use_colours
 from companion.rules.mascots import MASCOTS
 from companion.web.palette import AA, TEXT_PAIRS, contrast, ink_on, lifted, palette, palette_css
 
-colorspacious = pytest.importorskip("colorspacious")
+pytest.importorskip("colorspacious")
+from tests.lights.test_colours import DEFICIENCIES, MIN_DELTA_E, lab_under  # noqa: E402 - the screen's own check
 
 STYLE = resources.files("companion.web").joinpath("static", "style.css").read_text()
 PAGE = resources.files("companion.web").joinpath("static", "index.html").read_text()
 SURFACES = ("bg", "panel", "raised")  # what the page's text sits on unless a rule sets its own background
-MIN_DELTA_E = 20.0
-DEFICIENCIES = {"deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "tritanopia": "tritanomaly"}
 
 
 def css_rules(css: str) -> list[tuple[str, dict[str, str]]]:
@@ -38,14 +37,6 @@ def css_rules(css: str) -> list[tuple[str, dict[str, str]]]:
 def var_name(value: str) -> str | None:
     match = re.fullmatch(r"var\(--([a-z-]+)\)", value.strip())
     return match.group(1) if match else None
-
-
-def lab_under(rgb, cvd_type):
-    srgb = np.array(rgb, dtype=float) / 255.0
-    if cvd_type is not None:
-        space = {"name": "sRGB1+CVD", "cvd_type": cvd_type, "severity": 100}
-        srgb = np.clip(colorspacious.cspace_convert(srgb, space, "sRGB1"), 0.0, 1.0)
-    return colorspacious.cspace_convert(srgb, "sRGB1", "CIELab")
 
 
 def test_contrast_ratio_matches_the_wcag_examples():
