@@ -1,6 +1,7 @@
 """The phone page's web app (Starlette): the page, the live view over a WebSocket, and the seat actions.
 
-Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step);
+Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step) and
+``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`);
 ``GET /api/view`` the newest view as JSON; ``WS /ws`` the view, sent again at every change; ``POST
 /api/claim`` ``{"seat", "name", "token"?}``, ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
@@ -32,10 +33,11 @@ from companion.web.guard import Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
 from companion.web.limits import RequestLimit, json_object
+from companion.web.palette import palette_css
 from companion.web.seats import WEB, journal_key, seat_token, token_matches
 
 log = logging.getLogger(__name__)
-STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html", "palette.css": "text/css"}
 HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
            "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                       "style-src 'self' 'unsafe-inline'; "
@@ -89,11 +91,13 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
     ``limits`` bound request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
     limit = limit or RateLimit()
     limits = limits or Limits()
-    files = {name: _static(name) for name in STATIC}
+    files = {name: _static(name) for name in STATIC if name != "palette.css"}
+    files["palette.css"] = palette_css().encode()  # the config's mascot colours are set by now
     sockets: Counter[str] = Counter()
 
     def refuse(message: str, status: int) -> JSONResponse:
-        return JSONResponse({"ok": False, "error": message}, status_code=status, headers=HEADERS)
+        return JSONResponse({"ok": False, "error": message, "reason": Reason.REQUEST.value, "line": request_line()},
+                            status_code=status, headers=HEADERS)
 
     def refused(exc: WebRefusal) -> JSONResponse:
         """A refused phone request: the detail, its reason code and that reason's words in the table's language."""
@@ -115,7 +119,7 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
     async def static(request: Request) -> Response:
         name = request.path_params["name"]
         if name not in files or name == "index.html":
-            return refuse(f"no file {name!r} (expected app.js or style.css)", 404)
+            return refuse(f"no file {name!r} (expected app.js, style.css or palette.css)", 404)
         return Response(files[name], media_type=STATIC[name], headers=HEADERS)
 
     async def view(request: Request) -> Response:

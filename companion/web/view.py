@@ -6,9 +6,12 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
 
     {"phase": "racing", "variant": "standard", "race": 2, "races": 3, "players": 4, "double_race": 3,
      "double_armed": bool (HS-DOUBLE scanned, its bet not yet),
-     "track": {"lanes", "spaces", "finish_space", "fold_lines"}, "folds", "pass", "revealed", "per_pass",
+     "track": {"lanes", "spaces", "finish_space", "fold_lines", "stars", "final_stretch", "start_space"},
+     "folds", "pass", "revealed", "per_pass",
      "mascots": [{"mascot", "lane", "space", "fallen", "facing", "status", "place"}],
-     "order": [mascot, ...], "podium": [[mascot, place], ...], "last_card": {"notation", "code", "mascot"},
+     "order": [mascot, ...], "podium": [[mascot, place], ...],
+     "last_card": {"notation", "code", "mascot", "words": {lang: "Fall"}},
+     "stacks": [{"stack", "left", "top", "pays": {"safe": [...], "risky": [...]}, "ev": {"safe", "risky"}}],
      "odds": {mascot: [p1, p2, p3, p4]} | None, "odds_card": race cards revealed when the odds were made | None,
      "odds_stale": bool (newer odds are being computed), "side_bet": {"question", "happened"} | None,
      "whose_pick": seat | None, "seats": [{"seat", "name", "named", "claimed", "money", "tickets", "bet"}],
@@ -20,6 +23,12 @@ None}``: ``ev`` is what it pays on average with the current odds (docs/rules.md 
 ``paid`` what it paid once the race is over. An open-variant bet (docs/rules.md 7) is ``{"mascot" | None, "answer":
 "yes"|"no"|None, "double": "mascot"|"side"|None, "ev"}`` with ``ev`` the expected share of the place pots
 with the bets as they stand (plus the side pot share once the side bet's answer is known).
+A stack (standard variant: the six ticket stacks of the draft, docs/rules.md 6) says how many tickets are
+``left``, the ``top`` one's level (None when empty), what it ``pays`` on each side (a mascot stack: dollars by
+paid place 1st..4th; YES/NO: ``[right, wrong]``) and its ``ev`` on each side: a mascot ticket's average pay
+with the current odds, a YES/NO ticket's pay once the answer is known, else None (no double counted: a
+double is marked after the draft). The page shows a card by its ``words`` in the table's language (its
+actions; ``notation`` and ``code`` are for tools, never shown).
 A standing's ``line`` is its life outcome in English, ``lines`` the same in every language (the page shows
 the table's).
 """
@@ -29,9 +38,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from companion.call.words import LANGUAGES, life_outcome
-from companion.rules.betting import bet_amount
+from companion.rules.betting import LEVELS, SIDES, STACKS, bet_amount
+from companion.rules.cards import Card
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.race import Race
+from companion.screen.words import action
 from companion.view.table_view import GameFacts, TableView, build
 
 Odds = Mapping[str, tuple[float, ...]]
@@ -53,7 +64,7 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                            "odds": {m: list(p) for m, p in shown.items()} if shown else None,
                            "odds_card": odds_card if shown else None, "odds_stale": bool(shown and odds_stale),
                            "call": list(call), "notice": notice, "seats": [], "standings": [],
-                           "side_bet": None, "whose_pick": None}
+                           "side_bet": None, "whose_pick": None, "stacks": []}
     out.update(_race(view.shown))
     game = view.game
     if game is None:
@@ -74,6 +85,8 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                      "tickets": [_ticket(b, game, known, odds, placings) for b in s.tickets],
                      "bet": _open_bet(bets[s.seat], bets, game, known, odds) if s.seat in bets else None}
                     for s in view.seats]
+    if game.variant.value == "standard":
+        out["stacks"] = stacks(game, known, odds)
     out["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line,
                          "lines": {lang: life_outcome(st.money, lang) for lang in LANGUAGES}}
                         for st in game.standings]
@@ -90,12 +103,46 @@ def _race(race: Race) -> dict[str, Any]:
     last = None
     if race.cards:
         card, code = race.cards[-1]
-        last = {"notation": card.notation(), "code": code, "mascot": None if card.who is None else card.who.value}
+        last = {"notation": card.notation(), "code": code, "mascot": None if card.who is None else card.who.value,
+                "words": {lang: card_words(card, lang) for lang in LANGUAGES}}
     return {"track": {"lanes": track.lanes, "spaces": track.spaces, "finish_space": track.finish_space,
-                      "fold_lines": list(track.fold_lines)},
+                      "fold_lines": list(track.fold_lines), "stars": list(track.stars),
+                      "final_stretch": track.final_stretch, "start_space": track.start_space},
             "folds": state.folds, "pass": state.pass_no, "revealed": state.revealed,
             "per_pass": track.reveals_per_pass, "mascots": mascots, "order": running_order(mascots),
             "podium": [list(p) for p in podium], "last_card": last, "over": state.over}
+
+
+def card_words(card: Card, lang: str) -> str:
+    """A race card in words for the phone: its actions in ``lang`` (``"2 ahead, Turn around"``); the mascot it
+    names is shown beside it by colour and name, so never a notation or label code."""
+    return ", ".join(action(lang, a.notation()) for a in card.actions)
+
+
+def stacks(game: GameFacts, known: bool | None, odds: Odds | None) -> list[dict[str, Any]]:
+    """The ticket stacks of the draft as they are now (see the module docstring): ``known`` is the side bet's
+    answer as far as known, ``odds`` the current odds (None: no expected values for mascot tickets)."""
+    table = game.ticket_table
+    out = []
+    for stack in STACKS:
+        taken = min(game.stacks_taken.get(stack, 0), len(LEVELS))
+        top = LEVELS[taken] if taken < len(LEVELS) else None
+        pays: dict[str, list[int]] = {}
+        ev: dict[str, float | None] = {}
+        for side in SIDES:
+            if top is None:
+                break
+            if stack in ("yes", "no"):
+                right, wrong = table.side[(top, side)]
+                pays[side] = [right, wrong]
+                ev[side] = None if known is None else float(right if (stack == "yes") == known else wrong)
+            else:
+                amounts = table.mascot[(top, side)]
+                pays[side] = list(amounts)
+                ev[side] = (round(sum(p * a for p, a in zip(odds[stack], amounts)), 1)
+                            if odds and stack in odds else None)
+        out.append({"stack": stack, "left": len(LEVELS) - taken, "top": top, "pays": pays, "ev": ev})
+    return out
 
 
 def running_order(mascots: list[dict[str, Any]]) -> list[str]:

@@ -394,4 +394,16 @@ def test_a_foreign_host_cannot_read_the_view():
         with pytest.raises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(req, timeout=10)
         assert caught.value.code == 403
-        assert json.load(caught.value)["error"].startswith("host 'evil.example' is not this table")
+        answer = json.load(caught.value)
+        assert answer["error"].startswith("host 'evil.example' is not this table")
+        assert (answer["reason"], answer["line"]) == ("request", "That request doesn't work here.")  # words for a phone
+
+
+def test_the_page_loads_the_screens_palette():
+    from companion.web.palette import palette_css
+    with LiveTable() as table:
+        with urllib.request.urlopen(table.url + "static/palette.css", timeout=10) as r:
+            assert r.headers["Content-Type"].startswith("text/css") and r.read().decode() == palette_css()
+        with urllib.request.urlopen(table.url, timeout=10) as r:
+            page = r.read().decode()
+        assert page.index("/static/palette.css") < page.index("/static/style.css")

@@ -93,8 +93,10 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         assert lines == ["Hurley top · risky", "≈ $5.1", "Mum middle · risky", "≈ $4.2"]
         table.scan("HS-GO", "HS-GO", "HS15")  # adding cards, GO, the first revealed card
         wait_text(ann, "last-card", "Last card")
-        card = table.controller.table.game.race.cards[-1][0].notation()
-        assert card in ann.find_element("id", "last-card").text
+        card, code = table.controller.table.game.race.cards[-1]
+        shown = ann.find_element("id", "last-card").text
+        assert shown == "Last card: Hurley 3 ahead" and card.notation() == "H+3"  # words, never H+3 or HS15
+        assert code not in ann.find_element("tag name", "body").text
         wait_text(ann, "phase", "Racing!")
         shots(ann, "race")
 
@@ -188,3 +190,92 @@ def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones
                                    "post('/api/leave', {seat: 2, token: 'f'.repeat(32)}).then(done);")
         wait_text(phone, "notice", "kies je plek opnieuw")
         assert phone.execute_script("return localStorage.getItem('hotstreak-seat')") is None
+
+
+CONTRAST = """
+const lum = (c) => { const [r, g, b] = c.match(/[0-9.]+/g).slice(0, 3).map((x) => { x /= 255;
+  return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+const opaque = (c) => !/rgba\\(.*,\\s*0\\)$/.test(c) && c !== "transparent";
+const out = [];
+for (const el of document.querySelectorAll("body *")) {
+  if (el.closest("svg") || !el.getClientRects().length) continue;
+  if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+  const st = getComputedStyle(el);
+  let bg = null;
+  for (let e = el; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor; if (opaque(b)) { bg = b; break; } }
+  bg = bg || getComputedStyle(document.documentElement).backgroundColor;
+  let faded = false;
+  for (let e = el; e; e = e.parentElement) if (Number(getComputedStyle(e).opacity) < 1) faded = true;
+  const [a, b] = [lum(st.color), lum(bg)].sort((x, y) => y - x);
+  const size = parseFloat(st.fontSize), bold = Number(st.fontWeight) >= 700;
+  const least = size >= 24 || (size >= 18.66 && bold) ? 3 : 4.5;
+  const ratio = (a + 0.05) / (b + 0.05);
+  out.push({text: el.textContent.trim().slice(0, 30), ratio, least, faded, color: st.color, bg});
+}
+return out;
+"""
+
+
+def text_contrast(browser) -> list[dict]:
+    """Every visible text element outside the track's SVG: its contrast ratio on its nearest opaque background."""
+    return browser.execute_script(CONTRAST)
+
+
+@pytest.mark.slow
+def test_the_pick_shows_the_stacks_the_track_is_drawn_and_every_text_reads_at_aa(phones, shots):
+    with LiveTable(odds=lambda: ODDS) as table:
+        table.scan("HS-NEW", "HS-PLAYERS-4", "HS-GO", *DRAFT[:2])  # seat 3's pick
+        table.wait_idle()
+        cy, dev = phones(), phones()
+        for phone in (cy, dev):
+            phone.get(table.url)
+        claim(cy, 3, "Cy")
+        claim(dev, 4, "Dev")
+        wait_text(cy, "phase", "Your pick!")
+        wait_text(dev, "phase", "Cy picks")
+        assert not dev.find_element("id", "pick").is_displayed()  # only the seat whose pick it is sees its stacks
+        rows = {r.get_attribute("data-stack"): r.text for r in cy.find_elements("css selector", "#stacks tr.stack")}
+        assert list(rows) == ["gobbler", "hurley", "dangle", "mum", "yes", "no"]
+        assert rows["hurley"].split() == ["Hurley", "middle", "·", "2", "left", "safe", "$7", "$5", "$3", "$3.6"]
+        assert rows["gobbler"].split()[-4:] == ["$10", "$7", "$5", "$6.2"]  # .31*10 + .27*7 + .24*5 (top ticket)
+        risky = cy.find_elements("css selector", "#stacks tr.risky[data-stack='gobbler'] td")
+        assert [td.text for td in risky] == ["risky", "$15", "$5", "$2", "$6.5"]
+        best = cy.find_element("css selector", "#stacks td.ev.best").text
+        assert best == "$6.5"  # the highest expected value is marked: .31*15 + .27*5 + .24*2
+        assert "YES" in rows["yes"] and "+$15" in cy.find_element("id", "stacks").text
+        head = [th.text for th in cy.find_elements("css selector", "#odds th")]
+        assert head == ["", "1st", "2nd", "3rd"] and "before the first card" in cy.find_element("id", "odds-when").text
+        assert cy.find_element("css selector", "#odds tr[data-mascot='hurley']").text.split()[-4:] == ["Hurley", "22%", "26%", "27%"]
+        bad = [t for t in text_contrast(cy) if t["ratio"] < t["least"] or t["faded"]]
+        assert not bad, bad
+        shots(cy, "pick")
+
+        table.scan(*DRAFT[2:], "HS-GO", "HS-GO", "HS15", "HS04", "HS10", "HS02")
+        table.wait_idle()
+        wait_text(cy, "phase", "Racing!")
+        wait_text(cy, "pass", "card 4/")
+        svg = cy.find_element("id", "track-svg")
+        assert len(svg.find_elements("css selector", "rect.sp")) == 4 * 14
+        drawn = {g.get_attribute("data-mascot"): g for g in svg.find_elements("css selector", "g.mascot")}
+        racing = {m.mascot.value: m for m in table.controller.table.game.race.state.mascots if m.status.value == "racing"}
+        assert set(drawn) == set(racing)
+        for name, m in racing.items():
+            assert drawn[name].find_element("css selector", "text").text == name[0].upper()
+            assert (drawn[name].get_attribute("data-fallen") == "1") == m.fallen
+        assert svg.find_elements("css selector", ".chq-light") and svg.find_elements("css selector", ".star")
+        assert len(svg.find_elements("css selector", "line.fold")) == 3
+        fill = cy.execute_script("return getComputedStyle(document.querySelector('#track-svg .f-dangle')).fill")
+        assert fill == "rgb(138, 73, 232)"  # the screen's Dangle
+        bad = [t for t in text_contrast(cy) if t["ratio"] < t["least"] or t["faded"]]
+        assert not bad, bad
+        shots(cy, "track")
+        cy.execute_script("document.getElementById('phase').style.color = 'rgb(70, 70, 80)'")  # the check can fail
+        assert [t["text"] for t in text_contrast(cy) if t["ratio"] < t["least"]] == ["Racing!"]
+
+        answer = cy.execute_async_script("const done = arguments[arguments.length - 1];"
+                                         "post('/api/bet', {seat: 3, token: mine().token, mascot: 'mum'}).then(done);")
+        assert answer["reason"] == "variant"
+        wait_text(cy, "notice", "Not in this game's variant.")
+        assert cy.find_element("id", "notice").text == "Not in this game's variant."  # the words, not the detail
+        cy.execute_script("post('/api/nothing', {})")  # an answer without words: the page's own sentence
+        wait_text(cy, "notice", "The table did not take that. Try again.")

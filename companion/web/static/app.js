@@ -1,11 +1,13 @@
 // Hot Streak phone page: follows the table over a WebSocket (every message is the whole view), claims a seat,
-// shows the seat's tickets with what they pay on average, and places open-variant bets. No build step.
+// shows the seat's tickets with what they pay on average, the stacks at its pick, and places open-variant bets.
+// It draws the track as the screen does (an SVG) in the screen's palette (/static/palette.css). It shows words
+// only: never a card notation, a label code or a refusal's engine detail. No build step.
 "use strict";
 const T = {
   en: { "new-game": "Waiting for a new game", setup: "Setup: face-up cards", betting: "Betting",
     "adding-cards": "Cards go in face down", racing: "Racing!", payouts: "Payouts", "game-over": "Game over",
     race_of: "Race {n} of {m}", race: "Race", pass: "Pass {p} · card {r}/{t}", last_card: "Last card",
-    odds: "Odds 1st / 2nd / 3rd / 4th", side_bet: "Side bet", money: "Money", standings: "Final standings",
+    side_bet: "Side bet", money: "Money", standings: "Final standings",
     race_call: "Race call", join: "Take a seat", claim: "Sit", name: "Your name", seat: "Seat {n}",
     taken: "taken", your_bet: "Your bet", yes: "YES", no: "NO", double: "Double:", mascot: "Mascot",
     place_bet: "Place bet", seat_options: "Seat", rename: "Rename", leave: "Leave seat", worth: "≈ {x}",
@@ -14,11 +16,16 @@ const T = {
     fallen: "fallen", out: "out", top: "top", middle: "middle", bottom: "bottom", safe: "safe", risky: "risky",
     bet_now: "{m} + {a}", no_bet: "No bet yet", places: ["1st", "2nd", "3rd", "4th"], you: "you",
     no_game: "Scan the number of players to start", code: "Code on the screen",
-    again: "This phone no longer holds a seat: pick your seat again" },
+    again: "This phone no longer holds a seat: pick your seat again",
+    odds_title: "Chances 1st / 2nd / 3rd", odds_before: "before the first card", odds_after: "after card {n}",
+    updating: "updating", pick_help: "Take the top ticket of a stack and scan it", stack: "Stack",
+    avg: "≈ avg", right: "right", wrong: "wrong", left: "{n} left", empty: "empty", all: "All",
+    refused: "The table did not take that. Try again.", offline: "No connection to the table. Try again.",
+    side_stacks: "YES / NO: the side bet", finish: "finish", lane: "lane {n}" },
   nl: { "new-game": "Wachten op een nieuw spel", setup: "Opzet: open kaarten", betting: "Inzetten",
     "adding-cards": "Kaarten gedekt erbij", racing: "De race loopt!", payouts: "Uitbetaling",
     "game-over": "Spel voorbij", race_of: "Race {n} van {m}", race: "Race", pass: "Ronde {p} · kaart {r}/{t}",
-    last_card: "Laatste kaart", odds: "Kansen 1e / 2e / 3e / 4e", side_bet: "Bijweddenschap", money: "Geld",
+    last_card: "Laatste kaart", side_bet: "Bijweddenschap", money: "Geld",
     standings: "Eindstand", race_call: "Commentaar", join: "Kies je plek", claim: "Zitten",
     name: "Je naam", seat: "Speler {n}", taken: "bezet", your_bet: "Jouw inzet", yes: "JA", no: "NEE",
     double: "Dubbel:", mascot: "Mascotte", place_bet: "Inzetten", seat_options: "Plek", rename: "Hernoem",
@@ -28,12 +35,17 @@ const T = {
     middle: "midden", bottom: "onder", safe: "veilig", risky: "riskant", bet_now: "{m} + {a}",
     no_bet: "Nog geen inzet", places: ["1e", "2e", "3e", "4e"], you: "jij",
     no_game: "Scan het aantal spelers om te beginnen", code: "Code op het scherm",
-    again: "Deze telefoon heeft geen plek meer: kies je plek opnieuw" },
+    again: "Deze telefoon heeft geen plek meer: kies je plek opnieuw",
+    odds_title: "Kansen 1e / 2e / 3e", odds_before: "voor de eerste kaart", odds_after: "na kaart {n}",
+    updating: "wordt bijgewerkt", pick_help: "Pak het bovenste ticket van een stapel en scan het", stack: "Stapel",
+    avg: "≈ gem.", right: "goed", wrong: "fout", left: "nog {n}", empty: "leeg", all: "Iedereen",
+    refused: "De tafel nam dat niet aan. Probeer opnieuw.", offline: "Geen verbinding met de tafel. Probeer opnieuw.",
+    side_stacks: "JA / NEE: de bijweddenschap", finish: "finish", lane: "baan {n}" },
   es: { "new-game": "Esperando una partida nueva", setup: "Preparación: cartas boca arriba",
     betting: "Apuestas", "adding-cards": "Cartas boca abajo", racing: "¡Carrera!", payouts: "Pagos",
     "game-over": "Fin de la partida", race_of: "Carrera {n} de {m}", race: "Carrera",
-    pass: "Ronda {p} · carta {r}/{t}", last_card: "Última carta", odds: "Probabilidad 1º / 2º / 3º / 4º",
-    side_bet: "Apuesta extra", money: "Dinero", standings: "Clasificación final", race_call: "Narración",
+    pass: "Ronda {p} · carta {r}/{t}", last_card: "Última carta", side_bet: "Apuesta extra", money: "Dinero",
+    standings: "Clasificación final", race_call: "Narración",
     join: "Elige tu sitio", claim: "Sentarme", name: "Tu nombre", seat: "Jugador {n}", taken: "ocupado",
     your_bet: "Tu apuesta", yes: "SÍ", no: "NO", double: "Doble:", mascot: "Mascota", place_bet: "Apostar",
     seat_options: "Sitio", rename: "Renombrar", leave: "Dejar el sitio", worth: "≈ {x}", paid: "paga {x}",
@@ -42,11 +54,18 @@ const T = {
     out: "fuera", top: "arriba", middle: "medio", bottom: "abajo", safe: "seguro", risky: "arriesgado",
     bet_now: "{m} + {a}", no_bet: "Aún sin apuesta", places: ["1º", "2º", "3º", "4º"], you: "tú",
     no_game: "Escanea el número de jugadores para empezar", code: "Código de la pantalla",
-    again: "Este móvil ya no tiene sitio: elige tu sitio otra vez" },
+    again: "Este móvil ya no tiene sitio: elige tu sitio otra vez",
+    odds_title: "Probabilidad 1º / 2º / 3º", odds_before: "antes de la primera carta", odds_after: "tras la carta {n}",
+    updating: "actualizando", pick_help: "Coge el boleto de arriba de un montón y escanéalo", stack: "Montón",
+    avg: "≈ media", right: "acierto", wrong: "fallo", left: "quedan {n}", empty: "vacío", all: "Todos",
+    refused: "La mesa no lo aceptó. Inténtalo otra vez.", offline: "Sin conexión con la mesa. Inténtalo otra vez.",
+    side_stacks: "SÍ / NO: la apuesta extra", finish: "meta", lane: "carril {n}" },
 };
 const MASCOTS = ["gobbler", "hurley", "dangle", "mum"];
 const KEY = "hotstreak-seat";
 let lang = "en", view = null, ws = null, retry = 0, timer = 0, lastMessage = 0, choice = {};
+let claimedAt = 0;  // when this phone's claim was answered: a view sent before it may not show the seat claimed yet
+const CLAIM_GRACE_MS = 10000;
 
 const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
@@ -85,12 +104,12 @@ async function post(path, body) {
   let answer;
   try {
     const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-    answer = await r.json().catch(() => ({ok: false, error: "HTTP " + r.status}));
+    answer = await r.json().catch(() => ({ok: false}));
     if (r.status === 403 && body.token && body.seat === (mine() || {}).seat && answer.reason === "not-yours") {
       setMine(null); answer.line = t("again");  // a token of another journal or claim: pick the seat again
     }
-  } catch (e) { answer = {ok: false, error: String(e)}; }
-  if (!answer.ok) notice(answer.line || answer.error);
+  } catch (e) { answer = {ok: false, line: t("offline")}; }
+  if (!answer.ok) notice(answer.line || t("refused"));  // the reason's words; the engine's detail stays in the log
   return answer;
 }
 let noticeTimer = 0;
@@ -106,7 +125,7 @@ $("join-form").addEventListener("submit", async (e) => {
   const seat = Number($("join-seat").value), name = $("join-name").value;
   const locked = view && view.seats[seat - 1] && view.seats[seat - 1].locked;
   const a = await post("/api/claim", locked ? {seat, name, code: $("join-code").value} : {seat, name});
-  if (a.ok) { setMine({seat: a.seat, token: a.token}); $("notice").hidden = true; if (view) render(view); }
+  if (a.ok) { setMine({seat: a.seat, token: a.token}); claimedAt = Date.now(); $("notice").hidden = true; if (view) render(view); }
 });
 $("rename-form").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -151,7 +170,7 @@ function render(v) {
     phase = m && m.seat === v.whose_pick ? t("your_pick") : t("picks", {name: seatName(v, v.whose_pick)});
   }
   $("phase").textContent = phase;
-  drawSeat(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
+  drawSeat(v); drawPick(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
   $("address").textContent = v.address || "";
 }
 function showCode() {  // a seat the table plays is claimed with the code shown beside it on the screen
@@ -164,7 +183,9 @@ function seatName(v, n) { const s = v.seats[n - 1]; return s && s.named ? s.name
 function drawSeat(v) {
   let m = mine();
   const seat = m && v.seats[m.seat - 1];
-  if (m && v.players && (!seat || !seat.claimed)) { setMine(null); m = null; }  // the claim is gone (new game, undo)
+  if (m && seat && seat.claimed) claimedAt = 0;  // the table shows the claim: from now on the view decides
+  const fresh = claimedAt && Date.now() - claimedAt < CLAIM_GRACE_MS && seat;
+  if (m && v.players && (!seat || !seat.claimed) && !fresh) { setMine(null); m = null; }  // the claim is gone (new game, undo)
   $("me").hidden = !m || !seat;
   $("join").hidden = !!m || !v.players || v.phase === "game-over";
   if (m && seat) {
@@ -205,42 +226,150 @@ function drawSeat(v) {
   }
 }
 
-function drawRace(v) {
-  const tr = v.track, edge = v.folds > 0 ? tr.fold_lines[Math.min(v.folds, tr.fold_lines.length) - 1] : 1;
-  const lanes = [];
-  for (let lane = 1; lane <= tr.lanes; lane++) {
-    const cells = [];
-    for (let s = 1; s <= tr.spaces; s++) {
-      const here = v.mascots.filter((m) => m.status === "racing" && m.lane === lane && m.space === s);
-      const cls = "cell" + (s === tr.finish_space ? " finish" : "") + (s < edge ? " gone" : "");
-      const dots = here.map((m) => `<div class="dot ${m.mascot}${m.fallen ? " fallen" : ""}${m.facing === "backward" ? " backward" : ""}" title="${m.mascot}">${m.mascot[0].toUpperCase()}</div>`).join("");
-      cells.push(`<div class="${cls}">${dots}</div>`);
-    }
-    lanes.push(`<div class="lane" style="grid-template-columns: repeat(${tr.spaces}, 1fr)">${cells.join("")}</div>`);
+// ----- the pick: the stacks to draft from, what each top ticket pays and is worth on average ---------------
+function chip(stack, text) { return `<span class="chip ${stack}">${esc(text)}</span>`; }
+function stackName(stack) { return stack === "yes" || stack === "no" ? t(stack) : cap(stack); }
+function drawPick(v) {
+  const m = mine();
+  const show = !!(m && v.phase === "betting" && v.variant === "standard" && v.whose_pick === m.seat &&
+    v.stacks && v.stacks.length);
+  $("pick").hidden = !show;
+  if (!show) return;
+  const evs = v.stacks.flatMap((st) => Object.values(st.ev || {}).filter((x) => typeof x === "number"));
+  const best = evs.length ? Math.max(...evs) : null;
+  const evCell = (x) => typeof x === "number"
+    ? `<td class="ev${x === best ? " best" : ""}">$${x.toFixed(1)}</td>` : `<td class="ev">–</td>`;
+  const dollars = (x, sign) => (x < 0 ? "-$" : sign && x > 0 ? "+$" : "$") + Math.abs(x);
+  const table = (stacks, cols, cells) => {
+    const head = `<tr><th>${esc(t("stack"))}</th><th></th>${cols.map((c) => `<th>${esc(c)}</th>`).join("")}<th>${esc(t("avg"))}</th></tr>`;
+    const body = stacks.map((st) => {
+      const name = `<td class="who" rowspan="${st.top ? 2 : 1}">${chip(st.stack, stackName(st.stack))}` +
+        `<div class="sub">${esc(st.top ? t(st.top) + " · " + t("left", {n: st.left}) : t("empty"))}</div></td>`;
+      if (!st.top) return `<tr class="stack" data-stack="${st.stack}">${name}<td colspan="${cols.length + 2}"></td></tr>`;
+      return ["safe", "risky"].map((side, i) => `<tr class="${i ? "risky" : "stack"}" data-stack="${st.stack}">${i ? "" : name}` +
+        `<td class="side">${esc(t(side))}</td>${cells(st.pays[side]).map((c) => `<td>${c}</td>`).join("")}${evCell(st.ev[side])}</tr>`).join("");
+    }).join("");
+    return `<table class="pays">${head}${body}</table>`;
+  };
+  const mascots = v.stacks.filter((st) => MASCOTS.includes(st.stack));
+  const sides = v.stacks.filter((st) => !MASCOTS.includes(st.stack));
+  let html = table(mascots, t("places").slice(0, 3), (p) => p.slice(0, 3).map((x) => dollars(x)));
+  if (sides.length) {
+    html += `<div class="label">${esc(t("side_stacks"))}</div>` + (v.side_bet ? `<div class="question">${esc(v.side_bet.question)}</div>` : "");
+    html += table(sides, [t("right"), t("wrong")], (p) => p.map((x) => dollars(x, true)));
   }
-  $("track").innerHTML = lanes.join("");
+  $("stacks").innerHTML = html;
+}
+
+// ----- the track, drawn as the screen draws it ----------------------------------------------------------
+const CELL_W = 24, CELL_H = 30, LANE_COL = 14, NUM_ROW = 15;
+function disc(cx, cy, r, name, o = {}) {  // a mascot: body in its colour, nose toward where it faces, its letter
+  const fill = o.out ? "out" : name, d = o.facing === "backward" ? -1 : 1, f = (x) => x.toFixed(1);
+  const letter = name[0].toUpperCase(), stroke = Math.max(1, r / 8);
+  let s = "";
+  if (o.fallen) {  // lying flat
+    const ey = cy + r / 3;
+    s += `<polygon class="f-${fill}" points="${f(cx + d * r * 1.05)},${f(ey - r / 3)} ${f(cx + d * r * 1.45)},${f(ey)} ${f(cx + d * r * 1.05)},${f(ey + r / 3)}"/>`;
+    s += `<ellipse class="f-${fill} edge" cx="${f(cx)}" cy="${f(ey)}" rx="${f(r * 1.05)}" ry="${f(r * 0.6)}" stroke-width="${f(stroke)}"/>`;
+    s += `<text class="ink-${fill}" x="${f(cx)}" y="${f(ey)}" font-size="${f(r * 0.95)}" transform="rotate(${90 * d} ${f(cx)} ${f(ey)})">${letter}</text>`;
+  } else {
+    s += `<polygon class="f-${fill}" points="${f(cx + d * r * 0.75)},${f(cy - r * 0.55)} ${f(cx + d * r * 1.45)},${f(cy)} ${f(cx + d * r * 0.75)},${f(cy + r * 0.55)}"/>`;
+    s += `<circle class="f-${fill} edge" cx="${f(cx)}" cy="${f(cy)}" r="${f(r)}" stroke-width="${f(stroke)}"/>`;
+    s += `<text class="ink-${fill}" x="${f(cx)}" y="${f(cy)}" font-size="${f(r * 1.2)}">${letter}</text>`;
+  }
+  if (o.ring) s += `<circle class="ring" cx="${f(cx)}" cy="${f(cy)}" r="${f(r * 1.5)}" stroke-width="${f(Math.max(1.5, r / 5))}"/>`;
+  if (o.out) {
+    const k = r * 0.95, w = f(Math.max(1.5, r / 4));
+    s += `<path class="cross" stroke-width="${w}" d="M${f(cx - k)},${f(cy - k)}L${f(cx + k)},${f(cy + k)}M${f(cx - k)},${f(cy + k)}L${f(cx + k)},${f(cy - k)}"/>`;
+  }
+  return `<g class="mascot" data-mascot="${name}"${o.fallen ? ' data-fallen="1"' : ""}${o.out ? ' data-out="1"' : ""}>${s}</g>`;
+}
+function miniDisc(name, o) {
+  return `<svg class="mini" viewBox="-13 -13 26 26" aria-hidden="true">${disc(0, 0, 8.5, name, o)}</svg>`;
+}
+function star(cx, cy, r) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + i * Math.PI / 5, k = i % 2 ? r * 0.45 : r;
+    pts.push(`${(cx + k * Math.cos(a)).toFixed(1)},${(cy + k * Math.sin(a)).toFixed(1)}`);
+  }
+  return `<polygon class="star" points="${pts.join(" ")}"/>`;
+}
+function trackSvg(v) {
+  const tr = v.track, folds = v.folds || 0;
+  const edge = folds > 0 ? tr.fold_lines[Math.min(folds, tr.fold_lines.length) - 1] : 1;
+  const W = LANE_COL + tr.spaces * CELL_W, H = tr.lanes * CELL_H, X = (s) => LANE_COL + (s - 1) * CELL_W, Y = (l) => (l - 1) * CELL_H;
+  const stars = new Set(tr.stars || []), stretch = tr.final_stretch || tr.spaces + 1;
+  const out = [];
+  for (let lane = 1; lane <= tr.lanes; lane++) {
+    for (let s = 1; s <= tr.spaces; s++) {
+      const kind = s < edge ? "folded" : (s >= stretch ? "stretch" : "track") + (s % 2 ? "-alt" : "");
+      out.push(`<rect class="sp ${kind}" x="${X(s)}" y="${Y(lane)}" width="${CELL_W}" height="${CELL_H}"/>`);
+      if (s >= edge && stars.has(s)) out.push(star(X(s) + CELL_W * 0.2, Y(lane) + CELL_H * 0.17, 3.6));
+    }
+    out.push(`<text class="num" x="${LANE_COL / 2}" y="${Y(lane) + CELL_H / 2}">${lane}</text>`);
+  }
+  for (let lane = 2; lane <= tr.lanes; lane++) out.push(`<line class="lane-line" x1="${LANE_COL}" y1="${Y(lane)}" x2="${W}" y2="${Y(lane)}"/>`);
+  for (let s = 1; s <= tr.spaces; s++) out.push(`<text class="num" x="${X(s) + CELL_W / 2}" y="${H + NUM_ROW / 2 + 1}">${s}</text>`);
+  tr.fold_lines.forEach((first, k) => {
+    const cls = first <= edge && k < folds ? "fold done" : "fold";
+    out.push(`<line class="${cls}" x1="${X(first)}" y1="0" x2="${X(first)}" y2="${H}"/>`);
+  });
+  const fx = tr.finish_space < tr.spaces ? X(tr.finish_space + 1) : W, sq = 4;  // the chequered finish line
+  for (let i = 0; i * sq < H; i++) {
+    for (let j = 0; j < 2; j++) {
+      out.push(`<rect class="${(i + j) % 2 ? "chq-dark" : "chq-light"}" x="${fx - sq + j * sq}" y="${i * sq}" width="${sq}" height="${Math.min(sq, H - i * sq)}"/>`);
+    }
+  }
+  out.push(`<rect class="edge-line" x="${LANE_COL}" y="0" width="${W - LANE_COL}" height="${H}"/>`);
+  const cells = {};
+  for (const m of v.mascots) {
+    if (m.status === "racing" && m.lane >= 1 && m.lane <= tr.lanes && m.space >= 1 && m.space <= tr.spaces) {
+      (cells[m.lane + ":" + m.space] ||= []).push(m);
+    }
+  }
+  const moved = v.last_card && v.last_card.mascot;
+  for (const ms of Object.values(cells)) {
+    const n = ms.length, r = Math.min(CELL_W / (n + 0.4) / 2, CELL_H * 0.3);
+    ms.forEach((m, j) => {
+      const cx = X(m.space) + CELL_W * (j + 1) / (n + 1), cy = Y(m.lane) + CELL_H / 2;
+      out.push(disc(cx, cy, r, m.mascot, {fallen: m.fallen, facing: m.facing, ring: m.mascot === moved}));
+    });
+  }
+  const said = v.order.map((name) => {
+    const m = v.mascots.find((x) => x.mascot === name);
+    return cap(name) + " " + (m.status === "racing" ? t("space", {s: m.space}) : m.status === "dq" ? t("out") : t("finish"));
+  }).join(", ");
+  return `<svg id="track-svg" viewBox="-1 -1 ${W + 2} ${H + NUM_ROW + 2}" role="img" aria-label="${esc(said)}">${out.join("")}</svg>`;
+}
+
+function drawRace(v) {
+  $("track").innerHTML = trackSvg(v);
   $("pass").textContent = v.phase === "racing" || v.phase === "payouts" ? t("pass", {p: v.pass, r: v.revealed, t: v.per_pass}) : "";
   const c = v.last_card;
-  $("last-card").innerHTML = c ? `${esc(t("last_card"))}: <span class="swatch ${c.mascot || ""}" style="${c.mascot ? "" : "background:#3ccf6e"}"></span>${esc(c.notation)}` : "";
+  $("last-card").innerHTML = c ? `${esc(t("last_card"))}: ${chip(c.mascot || "green", c.mascot ? cap(c.mascot) : t("all"))} ` +
+    `<span class="card-words">${esc((c.words || {})[lang] || (c.words || {}).en || "")}</span>` : "";
   const place = {}; for (const [m, p] of v.podium) place[m] = p;
   $("order").innerHTML = v.order.map((name) => {
     const m = v.mascots.find((x) => x.mascot === name);
+    const out = m.status === "dq";
     let tag = place[name] ? t("places")[place[name] - 1] : t("space", {s: m.space});
-    if (m.status === "dq") tag = t("out") + (place[name] ? " · " + t("places")[place[name] - 1] : "");
+    if (out) tag = t("out") + (place[name] ? " · " + t("places")[place[name] - 1] : "");
     else if (m.fallen && m.status === "racing") tag += " · " + t("fallen");
-    return `<li><span class="swatch ${name}"></span>${cap(name)}<span class="tag">${esc(tag)}</span></li>`;
+    return `<li data-mascot="${name}">${miniDisc(name, {out, fallen: m.fallen && !out, facing: m.facing})}<span>${cap(name)}</span><span class="tag">${esc(tag)}</span></li>`;
   }).join("");
 }
 
+// ----- the odds: each mascot's chance of being paid 1st, 2nd, 3rd, for the card they were made after ------
 function drawOdds(v) {
   $("odds-box").hidden = !v.odds;
   if (!v.odds) return;
-  $("odds").style.opacity = v.odds_stale ? 0.45 : 1;  // made for an earlier card: newer odds are coming
-  $("odds").innerHTML = MASCOTS.filter((m) => v.odds[m]).map((m) => {
-    const shades = [1, 0.75, 0.5, 0.3];
-    const parts = v.odds[m].map((p, i) => `<span class="${m}" style="width:${(p * 100).toFixed(1)}%;opacity:${shades[i]}">${p >= 0.12 ? Math.round(p * 100) + "%" : ""}</span>`).join("");
-    return `<div class="oddsrow"><span><span class="swatch ${m}"></span>${cap(m)}</span><div class="bar">${parts}</div></div>`;
-  }).join("");
+  const when = v.odds_card ? t("odds_after", {n: v.odds_card}) : t("odds_before");
+  $("odds-when").textContent = when + (v.odds_stale ? " · " + t("updating") : "");
+  $("odds").classList.toggle("stale", !!v.odds_stale);
+  const head = `<tr><th></th>${t("places").slice(0, 3).map((p) => `<th>${esc(p)}</th>`).join("")}</tr>`;
+  $("odds").innerHTML = head + MASCOTS.filter((m) => v.odds[m]).map((m) =>
+    `<tr data-mascot="${m}"><td>${miniDisc(m, {})}${cap(m)}</td>${v.odds[m].slice(0, 3).map((p) => `<td>${Math.round(p * 100)}%</td>`).join("")}</tr>`).join("");
 }
 
 function drawSide(v) {
