@@ -111,6 +111,11 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         """Draw one frame of ``model`` at time ``now``; ``extra(surface, model)`` goes under the overlays."""
         L = layout_for(self.surface.get_size(), model.track)
         self.lang = model.language
+        self.min_cap = L.metrics.min_cap
+        self.layout = L
+        self.layer = "screen"
+        if self.boxes is not None:
+            self.boxes = []   # the measuring hook: this frame's text boxes
         self.surface.fill(C.BACKGROUND)
         if model.screen == "race":
             self.screen_race(model, L, now)
@@ -122,14 +127,19 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         if extra is not None:
             extra(self.surface, model)
         if model.screen == "race" and model.fold is not None:
+            self.layer = "fold"
             self.fold_moment(model, L)
         if model.name_entry:
+            self.layer = "name"
             self.name_entry(model.name_entry, L)
         if model.message and 0.0 <= now - model.message_at < self.message_seconds:
+            self.layer = "message"
             self.message(model.message, L)
+        self.layer = "screen"
 
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
+        self.track_numbers(model, L)
         self.mascots_on_track(model, L)
         self.running_order(model, L)
         self.last_card(model, L)
@@ -144,7 +154,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         cy = y + h // 2
         cx = x + int(28 * u)
         if model.screen != "attract":  # the attract screen has the title large
-            title = self.label("HOT STREAK", 30 * u, (cx, cy), C.GOLD, "midleft")
+            title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []
         if model.screen != "attract":
@@ -152,16 +162,16 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         if model.screen == "race":
             chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]
         for chip in chips:
-            r = self.pill(chip, 24 * u, (cx, cy), shade(C.PANEL, 1.9), C.TEXT)
+            r = self.pill(chip, self.cap(24), (cx, cy), shade(C.PANEL, 1.9), C.TEXT)
             cx = r[0] + r[2] + int(14 * u)
         problems = trouble(model.status)
         right = x + w - int(28 * u)
         if problems:
             text = self.w("check") + " " + "; ".join(problems).upper()
-            cap = self.fit_cap(text, 18 * u, right - cx - int(40 * u))
+            cap = self.fit_cap(text, self.cap(18), right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
         elif model.phase and model.screen != "race":
-            self.label(model.phase.upper(), 20 * u, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
+            self.label(model.phase.upper(), self.cap(20), (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
 
     def fold_moment(self, model: ScreenModel, L: Layout) -> None:
         """The full-width "fold the mat" band: which spaces go under and who went under with them."""
@@ -173,8 +183,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         first = model.track.back_edge(fold.fold - 1)
         last = fold.first_space - 1
-        self.label(self.w("fold_title"), 80 * u, (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
-        self.label(self.w("fold_spaces", a=first, b=last), 40 * u, (w // 2, y + int(h * 0.44)), C.TEXT, "center",
+        self.label(self.w("fold_title"), self.cap(80), (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
+        self.label(self.w("fold_spaces", a=first, b=last), self.cap(40), (w // 2, y + int(h * 0.44)), C.TEXT, "center",
                    max_w=w - int(60 * u))
         if fold.under:
             names = self.w("and").join(n.upper() for n in fold.under)
@@ -182,11 +192,11 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         else:
             who = self.w("fold_nobody")
         r = int(30 * u)
-        row = self.label(who, KEY_CAP * u, (w // 2, y + int(h * 0.64)), C.TEXT, "center",
+        row = self.label(who, self.cap(KEY_CAP), (w // 2, y + int(h * 0.64)), C.TEXT, "center",
                          max_w=w - int(60 * u) - len(fold.under) * 3 * r)
         for i, name in enumerate(fold.under):
             self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
-        self.label(say(self.lang, "fold_next"), 22 * u,
+        self.label(say(self.lang, "fold_next"), self.cap(22),
                    (w // 2, y + int(h * 0.86)), shade(C.TEXT, 0.85), "center", max_w=w - int(60 * u))
 
     def name_entry(self, entry: tuple[int, int, str], L: Layout) -> None:
@@ -198,9 +208,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         seat, seats, typed = entry
         title = self.w("name_for", seat=seat, seats=seats)
         bx, by, bw, bh = box
-        self.label(title, 26 * u, (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
-        self.label(typed + "_", 50 * u, (bx + bw // 2, by + int(bh * 0.5)), C.TEXT, "center", max_w=bw - 40)
-        self.label(self.w("name_keys"), 17 * u, (bx + bw // 2, by + int(bh * 0.84)),
+        self.label(title, self.cap(26), (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
+        self.label(typed + "_", self.cap(50), (bx + bw // 2, by + int(bh * 0.5)), C.TEXT, "center", max_w=bw - 40)
+        self.label(self.w("name_keys"), self.cap(17), (bx + bw // 2, by + int(bh * 0.84)),
                    C.DIM_TEXT, "center", max_w=bw - 40)
 
     def message(self, text: str, L: Layout) -> None:
@@ -212,7 +222,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
             sentence += "."
         bw = int(w * 0.9)
         inner = bw - int(80 * u)
-        cap, lines = self.fit_wrap(sentence, 34 * u, inner, int(h * 0.5))
+        cap, lines = self.fit_wrap(sentence, self.cap(34), inner, int(h * 0.5))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
         box = ((w - bw) // 2, int(h * 0.1), bw, bh)
@@ -221,7 +231,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label(self.w("not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        self.label(self.w("not_taken"), self.cap(22), (bx + int(40 * u), by + int(26 * u)), C.GOLD)
         for i, line in enumerate(lines):
             self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
 

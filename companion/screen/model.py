@@ -160,7 +160,8 @@ class ScreenModel:
     oldest first (the screen shows the newest lines that fit). ``podium`` is ``(mascot, place)`` pairs.
     ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known;
     ``odds_stale`` says they were made for an earlier card and newer ones are being computed (drawn dimmed,
-    with an "updating" mark).
+    with an "updating" mark); ``odds_card`` is how many race cards had been revealed when they were made (0
+    before the start; None when not known).
     ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
     ``face_up_total`` is how many face-up cards setup has (0 when not known).
     ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
@@ -194,6 +195,7 @@ class ScreenModel:
     reveals_per_pass: int = 15
     odds: Mapping[str, tuple[float, ...]] | None = None
     odds_stale: bool = False
+    odds_card: int | None = None
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
@@ -243,6 +245,7 @@ class ScreenFields(TypedDict, total=False):
     reveals_per_pass: int
     odds: Mapping[str, tuple[float, ...]] | None
     odds_stale: bool
+    odds_card: int | None
     known_cards: Mapping[str, tuple[str, ...]]
     face_up_total: int
     seats: tuple[SeatView, ...]

@@ -22,7 +22,7 @@ class RacePanels(Widgets):
         if model.odds:
             x, y, w, h = L.order
             head = self.w("to_win") + (f" · {self.w('updating')}" if model.odds_stale else "")
-            self.label(head, 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
+            self.label(head, self.cap(16), (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
         for i, row in enumerate(running_order(model)[:4]):
             x, y, w, h = order_rect(i, L)
             cy = y + h // 2
@@ -34,13 +34,13 @@ class RacePanels(Widgets):
             pos = f"{row.position}=" if row.tied else str(row.position)
             r = int(min(h * 0.3, 34 * u))
             mx = x + int(132 * u)
-            self.label(pos, KEY_CAP * 1.2 * u, (x + int(18 * u), cy), C.DIM_TEXT if out else C.TEXT, "midleft",
+            self.label(pos, self.cap(KEY_CAP * 1.2), (x + int(18 * u), cy), C.DIM_TEXT if out else C.TEXT, "midleft",
                        max_w=mx - r - x - int(30 * u))
             self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
                         ring=C.GOLD if view.status == "finished" else None)
             nx = mx + int(r * 1.7) + int(8 * u)
             right = self._order_right(model, row, view, (x, y, w, h), u)
-            self.label(row.mascot.upper(), KEY_CAP * u, (nx, y + int(h * 0.36)),
+            self.label(row.mascot.upper(), self.cap(KEY_CAP), (nx, y + int(h * 0.36)),
                        C.DIM_TEXT if out else C.TEXT, "midleft", max_w=right - nx - int(10 * u))
             bx = nx
             badges = list(row.badges)
@@ -48,7 +48,7 @@ class RacePanels(Widgets):
                 badges.append(self.w("space", n=row.space))
             for b in badges:
                 fill = BADGE_FILL.get(b, shade(C.PANEL, 1.7))
-                pr = self.pill(self.w(b) if b in BADGE_FILL else b, 17 * u, (bx, y + int(h * 0.76)), fill)
+                pr = self.pill(self.w(b) if b in BADGE_FILL else b, self.cap(17), (bx, y + int(h * 0.76)), fill)
                 bx = pr[0] + pr[2] + int(8 * u)
 
     def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, rect: Rect, u: float) -> int:
@@ -57,11 +57,11 @@ class RacePanels(Widgets):
         right = (x + w - int(22 * u), y + h // 2)
         if view.place is not None:
             colour = C.GOLD if view.status == "finished" else C.OUT_MARK
-            return self.label(place(self.lang, view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
+            return self.label(place(self.lang, view.place).upper(), self.cap(KEY_CAP), right, colour, "midright")[0]
         if model.odds and row.mascot in model.odds:
             p = model.odds[row.mascot][0]
             colour = C.DIM_TEXT if model.odds_stale else C.TEXT  # dimmed: made for an earlier card
-            return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, colour, "midright")[0]
+            return self.label(f"{round(p * 100)}%", self.cap(KEY_CAP), right, colour, "midright")[0]
         return right[0]
 
     def last_card(self, model: ScreenModel, L: Layout) -> None:
@@ -69,7 +69,7 @@ class RacePanels(Widgets):
         x, y, w, h = self.panel(L.card, self.w("last_card"), u)
         card = model.last_card
         if card is None:
-            self.label(self.w("no_card"), KEY_CAP * u, (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
+            self.label(self.w("no_card"), self.cap(KEY_CAP), (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
             return
         col = C.colour(card.mascot)
         ink = ink_on(col)
@@ -78,17 +78,17 @@ class RacePanels(Widgets):
         self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
         who = self.w("all") if card.mascot is None else card.mascot.upper()
-        self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
-        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
+        self.label(who, self.cap(22), (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
+        self.label(card.notation, self.cap(64), (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
         if card.code:
-            self.label(card.code, 18 * u, (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
+            self.label(card.code, self.cap(18), (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
         ax = x + tw + int(28 * u)
         aw = x + w - ax
         actions = card.actions or (card.notation[1:],)
         gap = int(16 * u)
         size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
         words = [action_words(a, self.lang) for a in actions]
-        cap = min(self.fit_cap(wd, 18 * u, size + gap - 4) for wd in words)
+        cap = min(self.fit_cap(wd, self.cap(18), size + gap - 4) for wd in words)
         for i, act in enumerate(actions):
             bx = ax + i * (size + gap)
             self.pg.draw.rect(self.surface, shade(C.PANEL, 1.5), (bx, y, size, size), border_radius=int(12 * u))
@@ -102,12 +102,12 @@ class RacePanels(Widgets):
         x, y, w, h = rect
         moves = model.moves[:4]
         if not moves:
-            self.label(self.w("nothing_moved"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            self.label(self.w("nothing_moved"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
         cols = 2 if len(moves) > 3 else 1   # a green card moves everyone: two columns
         rows = -(-len(moves) // cols)
         step = min(int(70 * u), h // rows)
-        cap = min(28 * u, step * 0.42)
+        cap = min(self.cap(28), step * 0.42)
         for i, mv in enumerate(moves):
             ry = y + (i % rows) * step + int(cap * 0.8)
             cx = x + (i // rows) * (w // cols)
@@ -133,7 +133,7 @@ class RacePanels(Widgets):
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
         x, y, w, h = self.panel(L.log, self.w("race_call"), u)
-        cap = 17 * u
+        cap = self.cap(17)
         step = int(cap * 1.95)
         n = max(1, h // step)
         rows: list[tuple[str, bool]] = []   # the newest whole lines that fit, long ones wrapped (never shrunk)
@@ -155,7 +155,7 @@ class RacePanels(Widgets):
         cols = 1 if len(rows) <= 5 else 2
         per_col = -(-len(rows) // cols)
         step = min(int(74 * u), h // per_col)
-        cap = min(KEY_CAP * u, step * 0.5)
+        cap = min(self.cap(KEY_CAP), step * 0.5)
         cw = (w - int(30 * u) * (cols - 1)) // cols
         money_w = max(self.font(cap).size(f"${s.money}")[0] for s in rows) + int(16 * u)
         cap = max(cap * 0.6, min(self.fit_cap(s.name.upper(), cap, cw - money_w) for s in rows))
