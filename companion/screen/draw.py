@@ -142,8 +142,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.track_numbers(model, L)
         self.mascots_on_track(model, L)
         self.running_order(model, L)
-        self.last_card(model, L)
-        self.race_call(model, L)
+        if not L.small:   # the 7-inch panel keeps the track, the running order and the money
+            self.last_card(model, L)
+            self.race_call(model, L)
         self.money(model, L.seats, L.unit)
 
     def header(self, model: ScreenModel, L: Layout) -> None:
@@ -153,7 +154,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.PANEL, L.header)
         cy = y + h // 2
         cx = x + int(28 * u)
-        if model.screen != "attract":  # the attract screen has the title large
+        if model.screen != "attract" and not (L.small and model.screen == "race"):  # attract: the title large
             title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []

@@ -106,7 +106,8 @@ class FoldView:
 class SeatView:
     """A player's seat: name, money now, money before the last payout (None if not shown), ticket texts
     (e.g. ``"Hurley top, risky"``, ``" x2"`` appended when doubled), ``double_due`` in race 3 while the
-    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``)."""
+    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``);
+    ``pays_now`` what each ticket would pay (dollars) if the race ended now, while racing (else empty)."""
 
     name: str
     money: int
@@ -114,6 +115,7 @@ class SeatView:
     tickets: tuple[str, ...] = ()
     double_due: bool = False
     stacks: tuple[str, ...] = ()
+    pays_now: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

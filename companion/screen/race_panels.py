@@ -6,9 +6,12 @@ from __future__ import annotations
 from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
-from companion.screen.model import MascotView, OrderRow, ScreenModel, running_order
+from companion.screen.model import MASCOT_ORDER, MascotView, OrderRow, ScreenModel, running_order
+from companion.screen.race_money import odds_label, word
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
+MASCOT_NAMES = MASCOT_ORDER
+POSITIVE = (90, 220, 110)
 BADGE_FILL = {"FINISHED": C.GOLD, "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
               "OUT": C.OUT}
 
@@ -17,52 +20,100 @@ class RacePanels(Widgets):
     """Draws the race screen's panels (a mixin of the screen's Painter)."""
 
     def running_order(self, model: ScreenModel, L: Layout) -> None:
+        """The running order: per row the position, the mascot, its name, the odds of the paid places that fit
+        (1st, 2nd, 3rd at 1080p; to win on smaller screens) or its paid place, and its state badges below
+        (the most important first, as many as fit; its space last). The odds say which card they belong to and
+        are dimmed with an "updating" mark while newer ones are computed."""
         u = L.unit
-        self.panel(L.order, self.w("running_order"), u)
+        x, y, w, h = L.order
+        pad = int(18 * u)
+        title = None if L.small else self.w("running_order")
+        ix, iy, iw, ih = self.panel(L.order, title, u)
+        if L.small:
+            iy, ih = y + int(8 * u), h - int(16 * u)
+        cap = self.cap(KEY_CAP)
+        name_w = max(self.font(cap).size(m.upper())[0] for m in MASCOT_NAMES)
+        rows = running_order(model)[:4]
+        pos_w = max(self.font(cap).size(f"{r.position}=" if r.tied else str(r.position))[0] for r in rows) \
+            if rows else 0
+        r = int(min(cap * 0.75, 34 * u))
+        nx = x + pad + pos_w + int(14 * u) + int(r * 2.9)
+        col_w = self.font(cap).size("100%")[0] + int(18 * u)
+        room = x + w - pad - (nx + name_w + int(10 * u))
+        cols = max(1, min(3, room // col_w)) if model.odds else 0
         if model.odds:
-            x, y, w, h = L.order
-            head = self.w("to_win") + (f" · {self.w('updating')}" if model.odds_stale else "")
-            self.label(head, self.cap(16), (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
-        for i, row in enumerate(running_order(model)[:4]):
-            x, y, w, h = order_rect(i, L)
-            cy = y + h // 2
+            iy = self._odds_head(model, (ix, iy, iw, ih), cols, col_w, x + w - pad)
+        step = (y + h - pad - iy) // 4
+        badge = self.cap(17, "badge")
+        for i, row in enumerate(rows):
+            ry = iy + i * step
+            cy = ry + int(cap * 0.73) + int(4 * u)
             if i:
-                self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), y), (x + w - int(16 * u), y),
+                self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), ry), (x + w - int(16 * u), ry),
                                   max(1, int(2 * u)))
             view = next(m for m in model.mascots if m.mascot == row.mascot)
             out = view.status == "dq"
             pos = f"{row.position}=" if row.tied else str(row.position)
-            r = int(min(h * 0.3, 34 * u))
-            mx = x + int(132 * u)
-            self.label(pos, self.cap(KEY_CAP * 1.2), (x + int(18 * u), cy), C.DIM_TEXT if out else C.TEXT, "midleft",
-                       max_w=mx - r - x - int(30 * u))
+            self.label(pos, cap, (x + pad, cy), C.DIM_TEXT if out else C.TEXT, "midleft")
+            mx = x + pad + pos_w + int(14 * u) + int(r * 1.1)
             self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
                         ring=C.GOLD if view.status == "finished" else None)
-            nx = mx + int(r * 1.7) + int(8 * u)
-            right = self._order_right(model, row, view, (x, y, w, h), u)
-            self.label(row.mascot.upper(), self.cap(KEY_CAP), (nx, y + int(h * 0.36)),
-                       C.DIM_TEXT if out else C.TEXT, "midleft", max_w=right - nx - int(10 * u))
-            bx = nx
-            badges = list(row.badges)
+            right = self._order_right(model, row, view, (x + w - pad, cy), cols, col_w, cap)
+            self.label(row.mascot.upper(), cap, (nx, cy), C.DIM_TEXT if out else C.TEXT, "midleft",
+                       max_w=right - nx - int(10 * u))
+            bx, by = x + pad, ry + int(cap * 1.45) + int(8 * u) + int(badge * 0.92)
+            badges = [(self.w(b) if b in BADGE_FILL else b, BADGE_FILL.get(b, shade(C.PANEL, 1.7))) for b in row.badges]
             if row.space is not None:
-                badges.append(self.w("space", n=row.space))
-            for b in badges:
-                fill = BADGE_FILL.get(b, shade(C.PANEL, 1.7))
-                pr = self.pill(self.w(b) if b in BADGE_FILL else b, self.cap(17), (bx, y + int(h * 0.76)), fill)
+                badges.append((self.w("space", n=row.space), shade(C.PANEL, 1.7)))
+            for text, fill in badges:
+                width = self.font(badge).size(text)[0] + int(badge * 1.1)
+                if bx + width > x + w - pad or by + badge * 0.92 > ry + step:
+                    break   # the rest do not fit: the mascot's figure shows it lying flat or turned
+                pr = self.pill(text, badge, (bx, by), fill, role="badge")
                 bx = pr[0] + pr[2] + int(8 * u)
 
-    def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, rect: Rect, u: float) -> int:
-        """The odds (racing) or the paid place (placed) at the right of a row; returns its left edge."""
+    def _odds_head(self, model: ScreenModel, rect: Rect, cols: int, col_w: int, right: int) -> int:
+        """The odds' header line: which card they belong to (or "updating"), and a caption over each column;
+        returns where the rows start."""
         x, y, w, h = rect
-        right = (x + w - int(22 * u), y + h // 2)
+        cap = self.cap(17)
+        stale = model.odds_stale
+        which = self.w("updating") if stale else odds_label(self.lang, model.odds_card, model.pass_no,
+                                                              model.reveals_per_pass).upper()
+        if cols == 1:
+            heads = [self.w("to_win")]
+        else:
+            heads = [place(self.lang, n).upper() for n in range(1, cols + 1)]
+        for k, text in enumerate(heads):
+            cx = right - (cols - 1 - k) * col_w
+            self.label(text, cap, (cx, y), C.DIM_TEXT, "topright")
+        left = right - cols * col_w - int(10 * cap / 17)
+        if cols == 1:
+            left = right - self.font(cap).size(heads[0])[0] - int(cap)
+        if which:
+            if self.font(cap).size(which)[0] > left - x:   # no room beside the captions: a line of its own
+                self.label(which, cap, (x, y + int(cap * 1.5)), C.GOLD if stale else C.DIM_TEXT, max_w=w)
+                return y + int(cap * 3.1)
+            self.label(which, cap, (x, y), C.GOLD if stale else C.DIM_TEXT, max_w=left - x)
+        return y + int(cap * 1.9)
+
+    def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, at: tuple[int, int], cols: int,
+                     col_w: int, cap: float) -> int:
+        """The odds of the paid places (racing) or the paid place (placed) at the right of a row, in ``cols``
+        columns ``col_w`` wide ending at ``at``; returns the left edge of what it drew."""
+        right, cy = at
         if view.place is not None:
             colour = C.GOLD if view.status == "finished" else C.OUT_MARK
-            return self.label(place(self.lang, view.place).upper(), self.cap(KEY_CAP), right, colour, "midright")[0]
-        if model.odds and row.mascot in model.odds:
-            p = model.odds[row.mascot][0]
+            return self.label(place(self.lang, view.place).upper(), cap, (right, cy), colour, "midright")[0]
+        if model.odds and row.mascot in model.odds and cols:
+            places = model.odds[row.mascot]
             colour = C.DIM_TEXT if model.odds_stale else C.TEXT  # dimmed: made for an earlier card
-            return self.label(f"{round(p * 100)}%", self.cap(KEY_CAP), right, colour, "midright")[0]
-        return right[0]
+            left = right
+            for k in range(cols):
+                cx = right - (cols - 1 - k) * col_w
+                left = min(left, self.label(f"{round(places[k] * 100)}%", cap, (cx, cy), colour, "midright")[0])
+            return left
+        return right
 
     def last_card(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
@@ -133,7 +184,7 @@ class RacePanels(Widgets):
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
         x, y, w, h = self.panel(L.log, self.w("race_call"), u)
-        cap = self.cap(17)
+        cap = self.cap(17, "call")
         step = int(cap * 1.95)
         n = max(1, h // step)
         rows: list[tuple[str, bool]] = []   # the newest whole lines that fit, long ones wrapped (never shrunk)
@@ -145,25 +196,66 @@ class RacePanels(Widgets):
             rows[:0] = [(part, detail) for part in wrapped]
         for i, (part, detail) in enumerate(rows[-n:]):
             self.label(part, cap, (x + (int(14 * u) if detail else 0), y + i * step),
-                       C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
+                       C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0), role="call")
 
     def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        x, y, w, h = self.panel(rect, self.w("money"), u)
+        """Each seat's money (most first) and what its tickets would pay if the race ended now: in total beside
+        the money, and ticket by ticket under it where there is room (the full form needs a line of tickets per
+        seat; otherwise one line per seat, in two columns for more than four seats)."""
+        x, y, w, h = rect
         rows = seat_rows(model)
+        racing = any(s.pays_now for s in rows)
+        self.pg.draw.rect(self.surface, C.PANEL, rect, border_radius=int(14 * u))
+        pad = int(18 * u)
+        tcap = self.cap(20)
+        title = self.label(self.w("money"), tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT)
+        small = self.layout is not None and self.layout.small
+        if racing:
+            key = "now" if small else "if_ended_now"
+            self.label(word(self.lang, key).upper(), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
+                       max_w=x + w - pad - (title[0] + title[2]) - int(20 * u))
+        top = title[1] + title[3] + int(10 * u)
         if not rows:
             return
-        cols = 1 if len(rows) <= 5 else 2
+        cap = self.cap(30)
+        line = int(cap * (1.5 if small else 1.6))
+        pill = self.cap(18)
+        pill_h = int(pill * 1.84) + int(8 * u)
+        full = racing and len(rows) * (line + pill_h) <= y + h - pad - top
+        cols = 1 if full or len(rows) <= 4 else 2
         per_col = -(-len(rows) // cols)
-        step = min(int(74 * u), h // per_col)
-        cap = min(self.cap(KEY_CAP), step * 0.5)
-        cw = (w - int(30 * u) * (cols - 1)) // cols
-        money_w = max(self.font(cap).size(f"${s.money}")[0] for s in rows) + int(16 * u)
-        cap = max(cap * 0.6, min(self.fit_cap(s.name.upper(), cap, cw - money_w) for s in rows))
+        step = (y + h - pad - top) // per_col
+        cw = (w - 2 * pad - int(30 * u) * (cols - 1)) // cols
         for i, seat in enumerate(rows):
-            cx = x + (i // per_col) * (cw + int(30 * u))
-            cy = y + (i % per_col) * step + step // 2
-            amount = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")
-            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=amount[0] - cx - int(16 * u))
+            cx = x + pad + (i // per_col) * (cw + int(30 * u))
+            ry = top + (i % per_col) * step
+            cy = ry + line // 2
+            right = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")[0]
+            if seat.pays_now:
+                total = sum(seat.pays_now)
+                colour = POSITIVE if total > 0 else C.OUT_MARK if total < 0 else C.DIM_TEXT
+                right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright")[0]
+            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
+            if full:
+                tx = cx
+                for k, t in enumerate(seat.tickets):
+                    text = t.upper() + (f": {_dollars(seat.pays_now[k])}" if k < len(seat.pays_now) else "")
+                    stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
+                    width = self.font(pill).size(text)[0] + int(pill * 1.1)
+                    if tx + width > cx + cw:
+                        break
+                    pr = self.pill(text, pill, (tx, ry + line + int(4 * u)), _stack_colour(stack), anchor="topleft")
+                    tx = pr[0] + pr[2] + int(10 * u)
+
+
+def _dollars(amount: int) -> str:
+    """``12`` -> ``"+$12"``, ``-5`` -> ``"-$5"``, ``0`` -> ``"$0"``."""
+    return f"{'+' if amount > 0 else '-' if amount < 0 else ''}${abs(amount)}"
+
+
+def _stack_colour(stack: str) -> tuple[int, int, int]:
+    """A ticket stack's colour: the mascot's, white for YES, grey for NO."""
+    return C.COLOURS.get(stack, C.TEXT if stack == "yes" else C.DIM_TEXT)
 
 
 __all__ = ["RacePanels"]

@@ -39,6 +39,7 @@ class ViewOptions(TypedDict, total=False):
     form: str | None
     join_url: str | None
     odds_stale: bool
+    odds_card: int | None
 
 
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
@@ -86,18 +87,19 @@ def from_table(table: Table, *, names: Sequence[str] = (), **options: Unpack[Vie
 def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None = None, message_at: float = 0.0,
               odds: Odds | None = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
               name_entry: tuple[int, int, str] | None = None, language: str = "en",
-              form: str | None = None, join_url: str | None = None, odds_stale: bool = False) -> ScreenModel:
+              form: str | None = None, join_url: str | None = None, odds_stale: bool = False,
+              odds_card: int | None = None) -> ScreenModel:
     """The screen model for a table's view in any phase.
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
     ``language`` (en, nl, es) the screen's words; ``form`` a line of mascot form from past games (attract and
     setup screens); ``join_url`` the phone page's address (a QR code); ``odds_stale`` the ``odds`` were made
-    for an earlier card.
+    for an earlier card; ``odds_card`` the race cards revealed when they were made.
     """
     phase = view.phase.value
     common: ScreenFields = dict(screen=SCREEN_FOR_PHASE[phase], phase=say(language, "phase_" + phase), log=log,
                                   message=message, message_at=message_at, status=status, odds=odds,
-                                  odds_stale=bool(odds) and odds_stale,
+                                  odds_stale=bool(odds) and odds_stale, odds_card=odds_card if odds else None,
                                   name_entry=name_entry, language=language, table_phase=phase, form=form)
     if join_url:
         common["join_url"] = join_url
@@ -117,10 +119,11 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
 
     def shown(s: int) -> str:
         return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
+    now = _pays_now(view) if view.phase is Phase.RACING else {}
     seats = tuple(SeatView(shown(s.seat), s.money, before.get(s.seat), tuple(
         ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
-        tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)
+        tuple(b.ticket.stack for b in s.tickets), now.get(s.seat, ())) for s in view.seats)
     known: dict[str, list[str]] = {}
     for code in game.known_cards:
         card = game.deck.by_code(code).card
@@ -157,6 +160,16 @@ def _ticket_amounts(view: TableView) -> dict[int, tuple[int, ...]]:
     placings = view.race.outcome.placings
     return {s.seat: tuple(bet_amount(b, placings, view.side_bet.happened, game.ticket_table, game.race_no)
                           for b in s.tickets) for s in view.seats if s.tickets}
+
+
+def _pays_now(view: TableView) -> dict[int, tuple[int, ...]]:
+    """What each seat's tickets would pay if the race ended now (``companion.screen.race_money``), by seat."""
+    from companion.screen.race_money import pays_now
+    game = view.game
+    if game is None or view.race is None:
+        return {}
+    return {s.seat: pays_now(s.tickets, view.race, view.side_bet.answer, game.ticket_table, game.race_no)
+            for s in view.seats if s.tickets}
 
 
 def _question(view: TableView, language: str = "en") -> str | None:
