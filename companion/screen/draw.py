@@ -203,16 +203,25 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
     def name_entry(self, entry: tuple[int, int, str], L: Layout) -> None:
         """The name being typed on the desktop keyboard (``companion.screen.keys.NameEntry.view``)."""
         u, w, h = L.unit, L.width, L.height
-        box = (int(w * 0.2), int(h * 0.3), int(w * 0.6), int(h * 0.34))
+        bw = int(w * (0.94 if L.small else 0.6))
+        seat, seats, typed = entry
+        inner = bw - 40
+        keys_cap = self.cap(17)
+        keys = self.lines_for(self.w("name_keys"), keys_cap, inner)
+        title_cap, typed_cap = self.cap(26), self.cap(50)
+        gap = int(24 * u) + 6
+        bh = int(title_cap * 1.45 + typed_cap * 1.45 + len(keys) * keys_cap * 1.6 + 4 * gap)
+        box = ((w - bw) // 2, max(int(h * 0.12), (h - bh) // 2), bw, bh)
         self.pg.draw.rect(self.surface, C.PANEL, box, border_radius=int(18 * u))
         self.pg.draw.rect(self.surface, C.GOLD, box, width=max(2, int(5 * u)), border_radius=int(18 * u))
-        seat, seats, typed = entry
+        bx, by = box[0], box[1]
         title = self.w("name_for", seat=seat, seats=seats)
-        bx, by, bw, bh = box
-        self.label(title, self.cap(26), (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
-        self.label(typed + "_", self.cap(50), (bx + bw // 2, by + int(bh * 0.5)), C.TEXT, "center", max_w=bw - 40)
-        self.label(self.w("name_keys"), self.cap(17), (bx + bw // 2, by + int(bh * 0.84)),
-                   C.DIM_TEXT, "center", max_w=bw - 40)
+        r = self.label(title, title_cap, (bx + bw // 2, by + gap), C.DIM_TEXT, "midtop", max_w=inner)
+        r = self.label(typed + "_", typed_cap, (bx + bw // 2, r[1] + r[3] + gap), C.TEXT, "midtop", max_w=inner)
+        ky = r[1] + r[3] + gap
+        for i, line in enumerate(keys):
+            self.label(line, keys_cap, (bx + bw // 2, ky + int(i * keys_cap * 1.6)), C.DIM_TEXT, "midtop",
+                       max_w=inner)
 
     def message(self, text: str, L: Layout) -> None:
         """A refusal or notice on top of everything: the whole sentence, wrapped, never cut."""
@@ -232,9 +241,10 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label(self.w("not_taken"), self.cap(22), (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        head = self.label(self.w("not_taken"), self.cap(22), (bx + int(40 * u), by + int(16 * u)), C.GOLD)
+        top = max(by + int(70 * u), head[1] + head[3] + int(8 * u))
         for i, line in enumerate(lines):
-            self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
+            self.label(line, cap, (bx + int(40 * u), top + i * step), C.TEXT, max_w=inner)
 
 
 __all__ = ["KEY_CAP", "Layout", "MESSAGE_SECONDS", "Painter", "Rect", "Screen", "layout_for", "mascot_spots",

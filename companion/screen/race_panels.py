@@ -78,8 +78,12 @@ class RacePanels(Widgets):
         x, y, w, h = rect
         cap = self.cap(17)
         stale = model.odds_stale
-        which = self.w("updating") if stale else odds_label(self.lang, model.odds_card, model.pass_no,
-                                                              model.reveals_per_pass).upper()
+        card = odds_label(self.lang, model.odds_card, model.pass_no, model.reveals_per_pass).upper()
+        which = card
+        if stale:   # "after card 4 · updating", or the shorter one that fits the panel
+            fits = [t for t in (f"{card} · {self.w('updating')}" if card else "", self.w("updating"), card)
+                    if t and self.font(cap).size(t)[0] <= w]
+            which = fits[0] if fits else card
         if cols == 1:
             heads = [self.w("to_win")]
         else:
@@ -140,12 +144,13 @@ class RacePanels(Widgets):
         size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
         words = [action_words(a, self.lang) for a in actions]
         cap = min(self.fit_cap(wd, self.cap(18), size + gap - 4) for wd in words)
+        top = y + size
         for i, act in enumerate(actions):
             bx = ax + i * (size + gap)
             self.pg.draw.rect(self.surface, shade(C.PANEL, 1.5), (bx, y, size, size), border_radius=int(12 * u))
             self.action_icon(act, (bx + size // 10, y + size // 10, size * 8 // 10, size * 8 // 10), col)
-            self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
-        top = y + size + int(44 * u)
+            r = self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
+            top = max(top, r[1] + r[3] + int(8 * u))
         self._move_lines(model, (ax, top, aw, y + h - top), u)
 
     def _move_lines(self, model: ScreenModel, rect: Rect, u: float) -> None:
@@ -158,7 +163,7 @@ class RacePanels(Widgets):
         cols = 2 if len(moves) > 3 else 1   # a green card moves everyone: two columns
         rows = -(-len(moves) // cols)
         step = min(int(70 * u), h // rows)
-        cap = min(self.cap(28), step * 0.42)
+        cap = max(self.cap(10), min(self.cap(28), step * 0.42))
         for i, mv in enumerate(moves):
             ry = y + (i % rows) * step + int(cap * 0.8)
             cx = x + (i // rows) * (w // cols)
@@ -179,7 +184,7 @@ class RacePanels(Widgets):
                 word = self.w(mv.what)
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
-                self.pill(word, cap * 0.7, (cx, ry), fill)
+                self.pill(word, max(self.cap(10), cap * 0.7), (cx, ry), fill)
 
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
