@@ -127,9 +127,12 @@ class OtherScreens(Widgets):
         else:
             prompt, colour = self.w("draft_done"), C.TEXT
         mid = by + (bh * 2 // 5 if sub else bh // 2)
-        self.label(prompt, self.cap(50), (bx + bw // 2, mid), colour, "center", max_w=bw - int(40 * u))
+        from companion.screen.qr import band_room
+        room = bw - band_room(self, model, L)   # the join code at the band's right end, when shown
+        self.label(prompt, self.cap(50), (bx + room // 2, mid), colour, "center", max_w=room - int(40 * u))
         if sub:
-            self.label(sub.upper(), self.cap(20), (bx + bw // 2, by + bh * 4 // 5), C.TEXT, "center", max_w=bw - int(40 * u))
+            self.label(sub.upper(), self.cap(20), (bx + room // 2, by + bh * 4 // 5), C.TEXT, "center",
+                       max_w=room - int(40 * u))
         self.stacks(model, _frac(L, 0.02, 0.26, 0.62, 0.4), u)
         sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), self.w("side_bet"), u)
         self.wrap(model.side_bet or say(self.lang, "no_side_card"), self.cap(24), (sx, sy, sw, sh),
@@ -156,14 +159,20 @@ class OtherScreens(Widgets):
                 self.label(self.w("empty"), self.cap(18), (cx, base - th), C.DIM_TEXT, "midbottom")
             title = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
             self.label(title, self.cap(22), (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
-            self.label(self.w("left", n=st.left), self.cap(KEY_CAP), (cx, base + int(56 * u)), C.TEXT, "midtop", max_w=sw - 8)
-            if st.top:
-                ty = base + int(112 * u)
-                self.label(self.w(st.top), self.cap(16), (cx, ty), C.DIM_TEXT, "midtop", max_w=sw - 8)
-                safe = self.w("safe") + " " + pays_text(st.stack, st.safe)
-                self.label(safe, self.cap(17), (cx, ty + int(30 * u)), C.TEXT, "midtop", max_w=sw - 10)
-                risky = self.w("risky") + " " + pays_text(st.stack, st.risky)
-                self.label(risky, self.cap(17), (cx, ty + int(60 * u)), C.GOLD, "midtop", max_w=sw - 10)
+            left = self.label(self.w("left", n=st.left), self.cap(KEY_CAP), (cx, base + int(56 * u)), C.TEXT,
+                              "midtop", max_w=sw - 8)
+            if st.top:   # the top ticket's level, then what it pays safe and risky (a line each when narrow)
+                cap = self.cap(17)
+                ty = left[1] + left[3] + int(8 * u)
+                lines = [(self.w(st.top), C.DIM_TEXT)]
+                for side, pays, colour in (("safe", st.safe, C.TEXT), ("risky", st.risky, C.GOLD)):
+                    text = self.w(side) + " " + pays_text(st.stack, pays)
+                    if self.font(cap).size(text)[0] <= sw - 10:
+                        lines.append((text, colour))
+                    else:
+                        lines += [(self.w(side), colour), (pays_text(st.stack, pays), colour)]
+                for k, (text, colour) in enumerate(lines):
+                    self.label(text, cap, (cx, ty + int(k * cap * 1.55)), colour, "midtop", max_w=sw - 10)
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each seat's name, money and drafted tickets (x2 when doubled; a note while a double is due)."""
