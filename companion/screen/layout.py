@@ -144,10 +144,24 @@ podium_rect = order_rect
 
 
 def mascot_spots(rect: Rect, count: int) -> list[tuple[int, int, int]]:
-    """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, left to right."""
+    """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, in the grid of columns
+    and rows that gives the largest figures (a figure with its nose is 2.9 r wide and 2 r high); figures never
+    overlap, and all have the same radius."""
     x, y, w, h = rect
-    r = int(min(w / (count + 0.4) / 2, h * 0.34))
-    return [(x + round(w * (j + 1) / (count + 1)), y + h // 2, r) for j in range(count)]
+    if count <= 0:
+        return []
+    best = (0.0, 1, 1)
+    for cols in range(1, count + 1):
+        rows = -(-count // cols)
+        r = min(w / cols / 2.9, h / rows / 2.2)
+        if r > best[0]:
+            best = (r, cols, rows)
+    r, cols, rows = best
+    spots = []
+    for j in range(count):
+        c, row = j % cols, j // cols
+        spots.append((x + round(w * (c + 0.5) / cols), y + round(h * (row + 0.5) / rows), int(r)))
+    return spots
 
 
 def space_centre(lane: int, space: int, layout: Layout) -> tuple[int, int]:

@@ -27,10 +27,9 @@ class RacePanels(Widgets):
         u = L.unit
         x, y, w, h = L.order
         pad = int(18 * u)
-        title = None if L.small else self.w("running_order")
-        ix, iy, iw, ih = self.panel(L.order, title, u)
-        if L.small:
-            iy, ih = y + int(8 * u), h - int(16 * u)
+        ix, iy, iw, ih = self.panel(L.order, None if model.odds else self.w("running_order"), u)
+        if model.odds:   # the odds' header line says what the panel is: no title above it
+            iy, ih = y + int(14 * u), h - int(28 * u)
         cap = self.cap(KEY_CAP)
         name_w = max(self.font(cap).size(m.upper())[0] for m in MASCOT_NAMES)
         rows = running_order(model)[:4]
@@ -219,13 +218,13 @@ class RacePanels(Widgets):
             key = "now" if small else "if_ended_now"
             self.label(word(self.lang, key).upper(), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
                        max_w=x + w - pad - (title[0] + title[2]) - int(20 * u))
-        top = title[1] + title[3] + int(10 * u)
+        top = title[1] + title[3] + int(4 * u)
         if not rows:
             return
-        cap = self.cap(30)
+        cap = self.cap(26)
         line = int(cap * (1.5 if small else 1.6))
         pill = self.cap(18)
-        pill_h = int(pill * 1.84) + int(8 * u)
+        pill_h = int(pill * 1.84) + int(2 * u)
         full = racing and len(rows) * (line + pill_h) <= y + h - pad - top
         cols = 1 if full or len(rows) <= 4 else 2
         per_col = -(-len(rows) // cols)

@@ -130,3 +130,79 @@ def test_no_text_overlaps_shrinks_or_leaves_the_window(case, size, lang):
     _, boxes = render(case, size, lang)
     assert boxes, "the hook recorded nothing"
     assert problems(boxes, size) == []
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+@pytest.mark.parametrize("rect", [(0, 0, 81, 122), (0, 0, 41, 54), (0, 0, 53, 81)])
+def test_mascots_sharing_a_space_never_overlap_and_stay_inside_it(count, rect):
+    from companion.screen.layout import mascot_spots
+    spots = mascot_spots(rect, count)
+    x, y, w, h = rect
+    assert len(spots) == count and len({r for _, _, r in spots}) == 1
+    for i, (cx, cy, r) in enumerate(spots):
+        assert x <= cx - r and cx + 1.45 * r <= x + w + 1 and y <= cy - r and cy + r <= y + h
+        for ox, oy, _ in spots[i + 1:]:   # a figure is its body and its nose: 2.45 r wide, 2 r high
+            assert abs(ox - cx) >= 2.45 * r or abs(oy - cy) >= 2 * r
+
+
+def test_two_mascots_on_a_1080p_space_are_larger_than_before():
+    from companion.screen.layout import layout_for, mascot_spots, space_rect
+    L = layout_for((1920, 1080))
+    assert mascot_spots(space_rect(1, 5, L), 2)[0][2] >= 22   # side by side they were 16 px and overlapped
+
+
+def test_if_the_race_ended_now_placed_mascots_keep_their_places_and_the_rest_go_by_how_far_ahead():
+    from companion.rules import Mascot
+    from companion.screen.race_money import placings_now
+    from companion.screen.samples import sample_race
+    race, _ = sample_race()   # gobbler crossed (1st), dangle knocked out (4th), mum and hurley racing
+    now = placings_now(race)
+    assert now["gobbler"] == 1 and now["dangle"] == 4
+    ahead = max(("mum", "hurley"), key=lambda m: race.mascot(Mascot(m)).space)
+    assert now[ahead] == 2 and sorted(now.values()) == [1, 2, 3, 4]
+
+
+def test_a_ticket_pays_now_what_the_payout_table_says_for_its_place_now():
+    from companion.rules import Race
+    from companion.rules.betting import Bet, Ticket, load_tickets
+    from companion.screen.race_money import pays_now
+    race = Race()
+    race.push_text("H+3")   # hurley ahead of the field: 1st if it ended now
+    table = load_tickets()
+    top_risky = Bet(Ticket("hurley", "top"), "risky")
+    assert pays_now([top_risky], race, None, table, 1) == (table.mascot[("top", "risky")][0],)
+
+
+@pytest.mark.parametrize("card,pass_no,lang,text", [
+    (5, 1, "en", "After card 5"), (16, 2, "en", "After card 1"), (15, 2, "nl", "Na ronde 1 kaart 15"),
+    (0, 1, "es", "Antes de salir"), (None, 1, "en", "")])
+def test_the_odds_say_which_card_they_belong_to(card, pass_no, lang, text):
+    from companion.screen.race_money import odds_label
+    assert odds_label(lang, card, pass_no, 15) == text
+
+
+@pytest.mark.slow
+def test_stale_odds_are_dimmed_and_say_they_are_updating():
+    from companion.screen.draw import Painter
+    painter = Painter(pygame.Surface((1920, 1080)))
+    painter.boxes = []
+    painter.draw(replace(_sample("race", "en"), odds_stale=True, odds_card=16), now=1.0)
+    texts = [b.text for b in painter.boxes]
+    assert "AFTER CARD 1 · UPDATING" in texts and "TO WIN" in texts
+    painter.draw(_sample("race", "en"), now=1.0)
+    assert "AFTER CARD 2" in [b.text for b in painter.boxes]
+
+
+@pytest.mark.slow
+def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
+    from companion.screen.draw import Painter
+    model = _sample("race", "en")
+    painter = Painter(pygame.Surface((1920, 1080)))
+    painter.boxes = []
+    painter.draw(model, now=1.0)
+    texts = [b.text for b in painter.boxes]
+    ann = next(s for s in model.seats if s.name == "Ann")
+    assert "IF IT ENDED NOW" in texts
+    ticket, pays = ann.tickets[0], ann.pays_now[0]   # the tickets that fit the seat's line: at least the first
+    assert any(t.startswith(ticket.upper() + ":") and t.endswith(f"${abs(pays)}") for t in texts)
+    assert f"+${sum(ann.pays_now)}" in texts
