@@ -108,11 +108,11 @@ def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
                       bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
     return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
                   header=_frac(w, h, 0.0, 0.0, 1.0, 0.08),
-                  track=_frac(w, h, 0.035, 0.105, 0.595, 0.455),
-                  order=_frac(w, h, 0.655, 0.1, 0.325, 0.5),
-                  card=_frac(w, h, 0.02, 0.62, 0.375, 0.36),
-                  log=_frac(w, h, 0.41, 0.62, 0.23, 0.36),
-                  seats=_frac(w, h, 0.655, 0.62, 0.325, 0.36),
+                  track=_frac(w, h, 0.035, 0.105, 0.55, 0.455),
+                  order=_frac(w, h, 0.605, 0.1, 0.375, 0.5),
+                  card=_frac(w, h, 0.02, 0.62, 0.3, 0.36),
+                  log=_frac(w, h, 0.335, 0.62, 0.255, 0.36),
+                  seats=_frac(w, h, 0.605, 0.62, 0.375, 0.36),
                   bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
 
 
@@ -135,8 +135,8 @@ def space_rect(lane: int, space: int, layout: Layout) -> Rect:
 def order_rect(row: int, layout: Layout) -> Rect:
     """The rect of running-order row ``row`` (0-based, first place first; four rows)."""
     x, y, w, h = layout.order
-    title = round(h * 0.13)
-    row_h = (h - title - round(8 * layout.unit)) // 4
+    title = round(h * {"small": 0.2, "medium": 0.12}.get(layout.metrics.name, 0.11))   # the odds header: two lines
+    row_h = (h - title - round(14 * layout.unit)) // 4
     return (x, y + title + row * row_h, w, row_h)
 
 

@@ -40,9 +40,10 @@ class RacePanels(Widgets):
         col_w = self.font(cap).size("100%")[0] + int(18 * u)
         room = x + w - pad - (nx + name_w + int(10 * u))
         cols = max(1, min(3, room // col_w)) if model.odds else 0
+        top, step = order_rect(0, L)[1], order_rect(0, L)[3]
         if model.odds:
-            iy = self._odds_head(model, (ix, iy, iw, ih), cols, col_w, x + w - pad)
-        step = (y + h - pad - iy) // 4
+            self._odds_head(model, (ix, iy, iw, ih), cols, col_w, x + w - pad, top)
+        iy = top
         badge = self.cap(17, "badge")
         for i, row in enumerate(rows):
             ry = iy + i * step
@@ -71,34 +72,31 @@ class RacePanels(Widgets):
                 pr = self.pill(text, badge, (bx, by), fill, role="badge")
                 bx = pr[0] + pr[2] + int(8 * u)
 
-    def _odds_head(self, model: ScreenModel, rect: Rect, cols: int, col_w: int, right: int) -> int:
-        """The odds' header line: which card they belong to (or "updating"), and a caption over each column;
-        returns where the rows start."""
+    def _odds_head(self, model: ScreenModel, rect: Rect, cols: int, col_w: int, right: int, bottom: int) -> None:
+        """The odds' header above the rows (which end at ``bottom``): which card they belong to (with
+        "updating" while newer ones are computed) beside or under a caption over each column."""
         x, y, w, h = rect
         cap = self.cap(17)
         stale = model.odds_stale
         card = odds_label(self.lang, model.odds_card, model.pass_no, model.reveals_per_pass).upper()
-        which = card
-        if stale:   # "after card 4 · updating", or the shorter one that fits the panel
-            fits = [t for t in (f"{card} · {self.w('updating')}" if card else "", self.w("updating"), card)
-                    if t and self.font(cap).size(t)[0] <= w]
-            which = fits[0] if fits else card
-        if cols == 1:
-            heads = [self.w("to_win")]
-        else:
-            heads = [place(self.lang, n).upper() for n in range(1, cols + 1)]
+        texts = [f"{card} · {self.w('updating')}", self.w("updating"), card] if stale and card else \
+            [self.w("updating")] if stale else [card] if card else []
+        heads = [self.w("to_win")] if cols == 1 else [place(self.lang, n).upper() for n in range(1, cols + 1)]
+        left = right - (cols - 1) * col_w - self.font(cap).size(heads[0])[0] - int(cap)
         for k, text in enumerate(heads):
-            cx = right - (cols - 1 - k) * col_w
-            self.label(text, cap, (cx, y), C.DIM_TEXT, "topright")
-        left = right - cols * col_w - int(10 * cap / 17)
-        if cols == 1:
-            left = right - self.font(cap).size(heads[0])[0] - int(cap)
-        if which:
-            if self.font(cap).size(which)[0] > left - x:   # no room beside the captions: a line of its own
-                self.label(which, cap, (x, y + int(cap * 1.5)), C.GOLD if stale else C.DIM_TEXT, max_w=w)
-                return y + int(cap * 3.1)
-            self.label(which, cap, (x, y), C.GOLD if stale else C.DIM_TEXT, max_w=left - x)
-        return y + int(cap * 1.9)
+            self.label(text, cap, (right - (cols - 1 - k) * col_w, y), C.DIM_TEXT, "topright")
+        colour = C.GOLD if stale else C.DIM_TEXT
+        second = y + int(cap * 1.5)
+        two_lines = second + cap * 1.45 <= bottom
+        for text in texts:   # the longest that fits: beside the captions, else on a line of its own
+            if self.font(cap).size(text)[0] <= left - x:
+                self.label(text, cap, (x, y), colour, max_w=left - x)
+                return
+            if two_lines and self.font(cap).size(text)[0] <= w:
+                self.label(text, cap, (x, second), colour, max_w=w)
+                return
+        if texts:
+            self.label(texts[-1], cap, (x, y), colour, max_w=left - x)
 
     def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, at: tuple[int, int], cols: int,
                      col_w: int, cap: float) -> int:
@@ -204,16 +202,16 @@ class RacePanels(Widgets):
 
     def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each seat's money (most first) and what its tickets would pay if the race ended now: in total beside
-        the money, and ticket by ticket under it where there is room (the full form needs a line of tickets per
-        seat; otherwise one line per seat, in two columns for more than four seats)."""
+        the money, and ticket by ticket under it (``HURLEY TOP: +$10``) where there is room for every ticket;
+        otherwise one line per seat, in two columns for more than four seats."""
         x, y, w, h = rect
         rows = seat_rows(model)
         racing = any(s.pays_now for s in rows)
+        small = self.layout is not None and self.layout.small
         self.pg.draw.rect(self.surface, C.PANEL, rect, border_radius=int(14 * u))
         pad = int(18 * u)
         tcap = self.cap(20)
         title = self.label(self.w("money"), tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT)
-        small = self.layout is not None and self.layout.small
         if racing:
             key = "now" if small else "if_ended_now"
             self.label(word(self.lang, key).upper(), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
@@ -224,14 +222,27 @@ class RacePanels(Widgets):
         cap = self.cap(26)
         line = int(cap * (1.5 if small else 1.6))
         pill = self.cap(18)
-        pill_h = int(pill * 1.84) + int(2 * u)
-        full = racing and len(rows) * (line + pill_h) <= y + h - pad - top
-        cols = 1 if full or len(rows) <= 4 else 2
+        pill_h = int(pill * 1.84) + int(4 * u)
+        gap = int(30 * u)
+        room = y + h - pad - top
+        tickets = {s.name: [_short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
+                            for k, t in enumerate(s.tickets)] for s in rows}
+        cols, full = 1 if len(rows) <= 4 else 2, False
+        if racing:
+            most = max(len(v) for v in tickets.values())
+            for n in (1, 2):
+                per = -(-len(rows) // n)
+                cw = (w - 2 * pad - gap * (n - 1)) // n
+                widest = max((self.font(pill).size(t)[0] + int(pill * 1.1) for v in tickets.values() for t in v),
+                             default=0)
+                if per * (line + most * pill_h) <= room and widest <= cw:
+                    cols, full = n, True
+                    break
         per_col = -(-len(rows) // cols)
-        step = (y + h - pad - top) // per_col
-        cw = (w - 2 * pad - int(30 * u) * (cols - 1)) // cols
+        step = room // per_col
+        cw = (w - 2 * pad - gap * (cols - 1)) // cols
         for i, seat in enumerate(rows):
-            cx = x + pad + (i // per_col) * (cw + int(30 * u))
+            cx = x + pad + (i // per_col) * (cw + gap)
             ry = top + (i % per_col) * step
             cy = ry + line // 2
             right = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")[0]
@@ -241,15 +252,15 @@ class RacePanels(Widgets):
                 right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright")[0]
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
             if full:
-                tx = cx
-                for k, t in enumerate(seat.tickets):
-                    text = t.upper() + (f": {_dollars(seat.pays_now[k])}" if k < len(seat.pays_now) else "")
-                    stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
-                    width = self.font(pill).size(text)[0] + int(pill * 1.1)
-                    if tx + width > cx + cw:
-                        break
-                    pr = self.pill(text, pill, (tx, ry + line + int(4 * u)), _stack_colour(stack), anchor="topleft")
-                    tx = pr[0] + pr[2] + int(10 * u)
+                for k, text in enumerate(tickets[seat.name]):
+                    stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
+                    self.pill(text, pill, (cx, ry + line + k * pill_h), _stack_colour(stack), anchor="topleft")
+
+
+def _short_ticket(text: str) -> str:
+    """A ticket's text without its side (what it pays says that): ``"Hurley top, risky x2"`` -> ``"HURLEY TOP x2"``."""
+    head, _, rest = text.partition(",")
+    return head.upper() + (" x2" if rest.endswith(" x2") else "")
 
 
 def _dollars(amount: int) -> str:
