@@ -146,10 +146,12 @@ podium_rect = order_rect
 def mascot_spots(rect: Rect, count: int) -> list[tuple[int, int, int]]:
     """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, in the grid of columns
     and rows that gives the largest figures (a figure with its nose is 2.9 r wide and 2 r high); figures never
-    overlap, and all have the same radius."""
+    overlap, and all have the same radius. One mascot alone is drawn as large as the space allows."""
     x, y, w, h = rect
     if count <= 0:
         return []
+    if count == 1:   # alone: as large as the space allows (the nose may reach the space ahead)
+        return [(x + w // 2, y + h // 2, int(min(w / 2.5, h * 0.34)))]
     best = (0.0, 1, 1)
     for cols in range(1, count + 1):
         rows = -(-count // cols)

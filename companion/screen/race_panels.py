@@ -220,7 +220,7 @@ class RacePanels(Widgets):
         if not rows:
             return
         cap = self.cap(26)
-        line = int(cap * (1.5 if small else 1.6))
+        line = int(cap * 1.5)
         pill = self.cap(18)
         pill_h = int(pill * 1.84) + int(4 * u)
         gap = int(30 * u)
@@ -228,14 +228,12 @@ class RacePanels(Widgets):
         tickets = {s.name: [_short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
                             for k, t in enumerate(s.tickets)] for s in rows}
         cols, full = 1 if len(rows) <= 4 else 2, False
-        if racing:
-            most = max(len(v) for v in tickets.values())
+        if racing:   # the full form where every ticket fits: one column, else two
             for n in (1, 2):
                 per = -(-len(rows) // n)
                 cw = (w - 2 * pad - gap * (n - 1)) // n
-                widest = max((self.font(pill).size(t)[0] + int(pill * 1.1) for v in tickets.values() for t in v),
-                             default=0)
-                if per * (line + most * pill_h) <= room and widest <= cw:
+                lines = [self._pill_lines(v, pill, cw, u) for v in tickets.values()]
+                if all(lines) and per * (line + max(len(k) for k in lines) * pill_h) <= room:
                     cols, full = n, True
                     break
         per_col = -(-len(rows) // cols)
@@ -252,9 +250,27 @@ class RacePanels(Widgets):
                 right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright")[0]
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
             if full:
-                for k, text in enumerate(tickets[seat.name]):
-                    stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
-                    self.pill(text, pill, (cx, ry + line + k * pill_h), _stack_colour(stack), anchor="topleft")
+                for n, row in enumerate(self._pill_lines(tickets[seat.name], pill, cw, u)):
+                    for k, px in row:
+                        stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
+                        self.pill(tickets[seat.name][k], pill, (cx + px, ry + line + n * pill_h),
+                                  _stack_colour(stack), anchor="topleft")
+
+    def _pill_lines(self, texts: list[str], cap: float, width: int, u: float) -> list[list[tuple[int, int]]]:
+        """Badges ``texts`` laid left to right in lines no wider than ``width``: per line ``(index, x)``
+        pairs; an empty list when one is wider than ``width`` on its own (or there are none)."""
+        lines: list[list[tuple[int, int]]] = []
+        x = width + 1
+        for k, text in enumerate(texts):
+            wd = self.font(cap).size(text)[0] + 2 * int(cap * 0.55)
+            if wd > width:
+                return []
+            if x + wd > width:
+                lines.append([])
+                x = 0
+            lines[-1].append((k, x))
+            x += wd + int(10 * u)
+        return lines
 
 
 def _short_ticket(text: str) -> str:

@@ -132,7 +132,7 @@ def test_no_text_overlaps_shrinks_or_leaves_the_window(case, size, lang):
     assert problems(boxes, size) == []
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 4])
+@pytest.mark.parametrize("count", [2, 3, 4])
 @pytest.mark.parametrize("rect", [(0, 0, 81, 122), (0, 0, 41, 54), (0, 0, 53, 81)])
 def test_mascots_sharing_a_space_never_overlap_and_stay_inside_it(count, rect):
     from companion.screen.layout import mascot_spots
@@ -188,7 +188,7 @@ def test_stale_odds_are_dimmed_and_say_they_are_updating():
     painter.boxes = []
     painter.draw(replace(_sample("race", "en"), odds_stale=True, odds_card=16), now=1.0)
     texts = [b.text for b in painter.boxes]
-    assert "AFTER CARD 1 · UPDATING" in texts and "TO WIN" in texts
+    assert "AFTER CARD 1 · UPDATING" in texts and {"1ST", "2ND"} <= set(texts)
     painter.draw(_sample("race", "en"), now=1.0)
     assert "AFTER CARD 2" in [b.text for b in painter.boxes]
 
@@ -203,6 +203,7 @@ def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
     texts = [b.text for b in painter.boxes]
     ann = next(s for s in model.seats if s.name == "Ann")
     assert "IF IT ENDED NOW" in texts
-    ticket, pays = ann.tickets[0], ann.pays_now[0]   # the tickets that fit the seat's line: at least the first
-    assert any(t.startswith(ticket.upper() + ":") and t.endswith(f"${abs(pays)}") for t in texts)
+    for ticket, pays in zip(ann.tickets, ann.pays_now):   # "DANGLE MIDDLE: $0": the ticket without its side
+        short = ticket.upper().partition(",")[0]
+        assert any(t.startswith(short + ":") and t.endswith(f"${abs(pays)}") for t in texts), (short, texts)
     assert f"+${sum(ann.pays_now)}" in texts
