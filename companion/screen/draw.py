@@ -171,8 +171,10 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
             text = self.w("check") + " " + "; ".join(problems).upper()
             cap = self.fit_cap(text, self.cap(18), right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
-        elif model.phase and model.screen != "race":
-            self.label(model.phase.upper(), self.cap(20), (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
+        elif model.phase and model.screen != "race":   # only where it fits beside the chips
+            phase_cap = self.cap(20)
+            if self.font(phase_cap).size(model.phase.upper())[0] <= right - cx:
+                self.label(model.phase.upper(), phase_cap, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
 
     def fold_moment(self, model: ScreenModel, L: Layout) -> None:
         """The full-width "fold the mat" band: which spaces go under and who went under with them."""

@@ -225,14 +225,14 @@ class RacePanels(Widgets):
         pill_h = int(pill * 1.84) + int(4 * u)
         gap = int(30 * u)
         room = y + h - pad - top
-        tickets = {s.name: [_short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
+        tickets = {s.name: [short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
                             for k, t in enumerate(s.tickets)] for s in rows}
         cols, full = 1 if len(rows) <= 4 else 2, False
         if racing:   # the full form where every ticket fits: one column, else two
             for n in (1, 2):
                 per = -(-len(rows) // n)
                 cw = (w - 2 * pad - gap * (n - 1)) // n
-                lines = [self._pill_lines(v, pill, cw, u) for v in tickets.values()]
+                lines = [self.pill_lines(v, pill, cw, u) for v in tickets.values()]
                 if all(lines) and per * (line + max(len(k) for k in lines) * pill_h) <= room:
                     cols, full = n, True
                     break
@@ -250,30 +250,14 @@ class RacePanels(Widgets):
                 right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright")[0]
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
             if full:
-                for n, row in enumerate(self._pill_lines(tickets[seat.name], pill, cw, u)):
+                for n, row in enumerate(self.pill_lines(tickets[seat.name], pill, cw, u)):
                     for k, px in row:
                         stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
                         self.pill(tickets[seat.name][k], pill, (cx + px, ry + line + n * pill_h),
                                   _stack_colour(stack), anchor="topleft")
 
-    def _pill_lines(self, texts: list[str], cap: float, width: int, u: float) -> list[list[tuple[int, int]]]:
-        """Badges ``texts`` laid left to right in lines no wider than ``width``: per line ``(index, x)``
-        pairs; an empty list when one is wider than ``width`` on its own (or there are none)."""
-        lines: list[list[tuple[int, int]]] = []
-        x = width + 1
-        for k, text in enumerate(texts):
-            wd = self.font(cap).size(text)[0] + 2 * int(cap * 0.55)
-            if wd > width:
-                return []
-            if x + wd > width:
-                lines.append([])
-                x = 0
-            lines[-1].append((k, x))
-            x += wd + int(10 * u)
-        return lines
 
-
-def _short_ticket(text: str) -> str:
+def short_ticket(text: str) -> str:
     """A ticket's text without its side (what it pays says that): ``"Hurley top, risky x2"`` -> ``"HURLEY TOP x2"``."""
     head, _, rest = text.partition(",")
     return head.upper() + (" x2" if rest.endswith(" x2") else "")
@@ -289,4 +273,4 @@ def _stack_colour(stack: str) -> tuple[int, int, int]:
     return C.COLOURS.get(stack, C.TEXT if stack == "yes" else C.DIM_TEXT)
 
 
-__all__ = ["RacePanels"]
+__all__ = ["RacePanels", "short_ticket"]

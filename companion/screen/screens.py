@@ -9,6 +9,7 @@ from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
 from companion.colours import RGB
+from companion.screen.race_panels import short_ticket
 from companion.screen.widgets import Widgets, ink_on, shade
 
 POSITIVE = (90, 220, 110)
@@ -53,17 +54,25 @@ class OtherScreens(Widgets):
 
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        self.label("HOT STREAK", self.cap(150), (w // 2, int(h * 0.27)), C.GOLD, "center", max_w=int(w * 0.9))
-        self.label(self.w("caller"), self.cap(30), (w // 2, int(h * 0.4)), C.DIM_TEXT, "center")
+        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * 0.25)), C.GOLD, "center", max_w=int(w * 0.9))
+        self.label(self.w("caller"), self.cap(30), (w // 2, title[1] + title[3] + int(8 * u)), C.DIM_TEXT, "midtop")
         r = int(70 * u)
+        cap = self.cap(KEY_CAP)
+        col = int(w * 0.2)
+        if max(self.font(cap).size(n.upper())[0] for n in MASCOT_ORDER) > col - int(10 * u):
+            col = int(w * 0.24)   # narrow screens: the four mascots closer to the edges
         for i, name in enumerate(MASCOT_ORDER):
-            cx = int(w * (0.2 + 0.2 * i))
+            cx = w // 2 + int((i - 1.5) * col)
             cy = int(h * 0.58 + math.sin(now * 3.0 + i) * 14 * u)
             self.mascot(name, cx, cy, r)
-            self.label(name.upper(), self.cap(KEY_CAP), (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
-                       max_w=int(w * 0.19))
-        self.label(self.w("scan_new"), self.cap(KEY_CAP), (w // 2, int(h * 0.88)), C.TEXT,
-                   "center", max_w=int(w * 0.92))
+            self.label(name.upper(), cap, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
+                       max_w=col - int(10 * u))
+        bottom = int(h * 0.955 - self.cap(30) * 0.85) if model.form else int(h * 0.98)
+        lines = self.lines_for(self.w("scan_new"), cap, int(w * 0.92))
+        top = max(int(h * 0.58) + int(r * 1.5) + int(cap * 1.7), int(h * 0.88) - int(cap * 0.8) * len(lines))
+        for k, line in enumerate(lines):   # a long one on two lines, never shrunk under the size class
+            self.label(line, cap, (w // 2, min(top, bottom - int(cap * 1.6) * len(lines)) + k * int(cap * 1.6)),
+                       C.TEXT, "midtop", max_w=int(w * 0.96))
         if model.form:  # past games: "Mum has won 4 of the last 10"
             self.label(model.form, self.cap(30), (w // 2, int(h * 0.955)), C.GOLD, "center", max_w=int(w * 0.92))
 
@@ -89,7 +98,8 @@ class OtherScreens(Widgets):
             for j, note in enumerate(cards):   # each known card as a small card in its colour
                 tile = (cx - int(cw * 0.4), y + 2 * r + int(20 * u) + j * step, int(cw * 0.8), int(step * 0.84))
                 self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
-                self.label(note, min(self.cap(28), step * 0.4), (cx, tile[1] + tile[3] // 2), ink_on(col), "center",
+                self.label(note, max(self.min_cap, min(self.cap(28), step * 0.4)), (cx, tile[1] + tile[3] // 2),
+                           ink_on(col), "center",
                            max_w=tile[2] - int(12 * u))
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
@@ -103,14 +113,18 @@ class OtherScreens(Widgets):
     def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The players by name with their money (seat order), and the keyboard hint for names."""
         x, y, w, h = self.panel(rect, self.w("players"), u)
+        hint_cap = self.cap(15)
+        hint = self.lines_for(self.w("name_key"), hint_cap, w)   # at the foot, on two lines when it is long
+        hint_h = int(len(hint) * hint_cap * 1.6)
         n = max(1, len(model.seats))
-        step = min(int(76 * u), (h - int(40 * u)) // n)
-        cap = min(self.cap(KEY_CAP), step * 0.5)
+        step = min(int(76 * u), (h - hint_h - int(8 * u)) // n)
+        cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.6))
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
             amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
             self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
-        self.label(self.w("name_key"), self.cap(15), (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
+        for k, line in enumerate(hint):
+            self.label(line, hint_cap, (x, y + h - hint_h + int(k * hint_cap * 1.6)), C.DIM_TEXT, max_w=w)
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -207,7 +221,7 @@ class OtherScreens(Widgets):
         rows = seat_rows(model)
         n = max(1, len(rows))
         step = min(int(150 * u), ah // n)
-        cap = min(self.cap(KEY_CAP), step * 0.3)
+        cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.3))
         for i, seat in enumerate(rows):
             ry = y + i * step
             if i:
@@ -221,13 +235,20 @@ class OtherScreens(Widgets):
                 text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
-            tx, ty, tcap = nx, ry + int(cap * 2.3), min(self.cap(19), cap * 0.5)
-            for k, t in enumerate(seat.tickets or (say(self.lang, "no_tickets"),)):
-                if tx > nx and tx + self.font(tcap).size(t.upper())[0] + tcap * 1.2 > x + aw:
-                    tx, ty = nx, ty + int(tcap * 2.4)
-                stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
-                pr = self.pill(t.upper(), tcap, (tx, ty), stack_colour(stack), anchor="topleft")
-                tx = pr[0] + pr[2] + int(12 * u)
+            tcap, ty = self.cap(19), ry + int(cap * 1.6) + int(10 * u)
+            texts = [t.upper() for t in seat.tickets] or [say(self.lang, "no_tickets").upper()]
+            lines = self.pill_lines(texts, tcap, x + aw - nx, u)
+            fits = ty + len(lines) * int(tcap * 2.2) <= ry + step - int(8 * u)
+            if seat.tickets and not (lines and fits):   # short: "GOBBLER TOP: +7", what it paid says the side
+                texts = [short_ticket(t.partition(":")[0]) + (":" + t.partition(":")[2] if ":" in t else "")
+                         for t in seat.tickets]
+                lines = self.pill_lines(texts, tcap, x + aw - nx, u)
+            for li, line in enumerate(lines):
+                for k, px in line:
+                    t = seat.tickets[k] if seat.tickets else texts[k]
+                    stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
+                    self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
+                              anchor="topleft")
         self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
         sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), self.w("side_bet"), u)
         used = self.wrap(model.side_bet or say(self.lang, "no_side_bet"), self.cap(24), (sx, sy, sw, int(sh * 0.5)), C.TEXT)
@@ -262,7 +283,7 @@ class OtherScreens(Widgets):
             x0, ry, bw, bh = box
             x1 = x0 + bw
             step = bh + int(14 * u)
-            cap = min(self.cap(KEY_CAP * 1.15), step * 0.3)
+            cap = max(self.min_cap, min(self.cap(KEY_CAP * 1.15), step * 0.3))
             self.pg.draw.rect(self.surface, shade(C.GOLD, 0.28) if st.place == 1 else C.PANEL, box,
                               border_radius=int(14 * u))
             shared = sum(o.place == st.place for o in rows) > 1
@@ -272,9 +293,10 @@ class OtherScreens(Widgets):
             money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ry + int(step * 0.12)), C.GOLD, "topright")
             self.label(st.name.upper(), cap, (nx, ry + int(step * 0.12)), C.TEXT, max_w=money[0] - nx - int(20 * u))
             line = st.line or (model.life_outcome if i == 0 else "")
-            if line:
-                self.label(line, min(self.cap(26), cap * 0.65), (nx, ry + int(step * 0.12) + int(cap * 1.8)), C.DIM_TEXT,
-                           max_w=x1 - nx - int(24 * u))
+            lcap = max(self.min_cap, min(self.cap(26), cap * 0.65))
+            ly = ry + int(step * 0.12) + int(cap * 1.45) + int(6 * u)
+            if line and self.font(lcap).size(line)[0] <= x1 - nx - int(24 * u) and ly + lcap * 1.45 <= ry + bh:
+                self.label(line, lcap, (nx, ly), C.DIM_TEXT, max_w=x1 - nx - int(24 * u))   # only where it fits
 
 
 __all__ = ["OtherScreens", "pays_text"]

@@ -215,6 +215,22 @@ class Widgets:
         self.record((r.x, r.y, r.w, r.h), text, cap, role=role)
         return (r.x, r.y, r.w, r.h)
 
+    def pill_lines(self, texts: list[str], cap: float, width: int, u: float) -> list[list[tuple[int, int]]]:
+        """Badges ``texts`` laid left to right in lines no wider than ``width``: per line ``(index, x)``
+        pairs; an empty list when one is wider than ``width`` on its own (or there are none)."""
+        lines: list[list[tuple[int, int]]] = []
+        x = width + 1
+        for k, text in enumerate(texts):
+            wd = self.font(cap).size(text)[0] + 2 * int(cap * 0.55)
+            if wd > width:
+                return []
+            if x + wd > width:
+                lines.append([])
+                x = 0
+            lines[-1].append((k, x))
+            x += wd + int(10 * u)
+        return lines
+
     def star(self, cx: float, cy: float, r: float, colour: RGB = C.STAR) -> None:
         pts = []
         for i in range(10):
