@@ -217,7 +217,9 @@ class OtherScreens(Widgets):
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.88), self.w("payouts_after", n=model.race_no), u)
+        # the 7-inch panel: the seats across the top, the places and the side bet's answer side by side below
+        seats_rect = _frac(L, 0.02, 0.1, 0.96, 0.43) if L.small else _frac(L, 0.02, 0.1, 0.62, 0.88)
+        x, y, aw, ah = self.panel(seats_rect, self.w("payouts_after", n=model.race_no), u)
         rows = seat_rows(model)
         n = max(1, len(rows))
         step = min(int(150 * u), ah // n)
@@ -226,7 +228,7 @@ class OtherScreens(Widgets):
             ry = y + i * step
             if i:
                 self.pg.draw.line(self.surface, C.BACKGROUND, (x, ry - int(6 * u)), (x + aw, ry - int(6 * u)), 2)
-            self.label(str(i + 1), cap * 1.2, (x, ry + int(cap * 0.2)), C.DIM_TEXT)
+            self.label(str(i + 1), cap * (1.0 if L.small else 1.2), (x, ry + int(cap * 0.2)), C.DIM_TEXT)
             nx = x + int(cap * 1.8)
             after = self.label(f"${seat.money}", cap, (x + aw, ry + int(cap * 0.2)), C.GOLD, "topright")
             if seat.money_before is not None:
@@ -243,19 +245,31 @@ class OtherScreens(Widgets):
                 texts = [short_ticket(t.partition(":")[0]) + (":" + t.partition(":")[2] if ":" in t else "")
                          for t in seat.tickets]
                 lines = self.pill_lines(texts, tcap, x + aw - nx, u)
+                if ty + len(lines) * int(tcap * 2.2) > ry + step - int(8 * u):
+                    lines = []   # no room for the tickets (the 7-inch panel): the money and its change only
             for li, line in enumerate(lines):
                 for k, px in line:
                     t = seat.tickets[k] if seat.tickets else texts[k]
                     stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
                     self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
                               anchor="topleft")
-        self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), self.w("side_bet"), u)
-        used = self.wrap(model.side_bet or say(self.lang, "no_side_bet"), self.cap(24), (sx, sy, sw, int(sh * 0.5)), C.TEXT)
+        if L.small:
+            places, side = _frac(L, 0.02, 0.545, 0.47, 0.445), _frac(L, 0.51, 0.545, 0.47, 0.445)
+        else:
+            places, side = _frac(L, 0.655, 0.1, 0.325, 0.5), _frac(L, 0.655, 0.62, 0.325, 0.36)
+        self.places(model, places, u)
+        sx, sy, sw, sh = self.panel(side, self.w("side_bet"), u)
+        question = model.side_bet or say(self.lang, "no_side_bet")
+        used = 0
+        if self.wraps_in(question, self.cap(24), sw, int(sh * 0.5)):   # the 7-inch panel: the answer only
+            used = self.wrap(question, self.cap(24), (sx, sy, sw, int(sh * 0.5)), C.TEXT)
         if model.side_bet_answer is not None:
             word, fill = ((self.w("happened"), POSITIVE) if model.side_bet_answer
                           else (self.w("not_happened"), C.OUT_MARK))
-            self.pill(word, self.cap(KEY_CAP) * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
+            pcap = self.cap(KEY_CAP * 0.85)
+            if self.font(pcap).size(word)[0] + pcap * 1.1 > sw:   # too long for the panel: YES or NO
+                word = self.w("yes" if model.side_bet_answer else "no")
+            self.pill(word, pcap, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The race's paid places, best first."""
@@ -263,16 +277,19 @@ class OtherScreens(Widgets):
         status = {m.mascot: m.status for m in model.mascots}
         rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
         step = h // 4
+        cap = self.cap(KEY_CAP)
+        r = int(min(step * 0.32, 32 * u))
+        mx = x + max(int(150 * u), max((self.font(cap).size(ordinal_in(self.lang, p).upper())[0]
+                                        for _, p in rows), default=0) + int(r * 1.4))
         for i, (name, place) in enumerate(rows):
             cy = y + i * step + step // 2
             out = status.get(name) == "dq"
-            self.label(ordinal_in(self.lang, place).upper(), self.cap(KEY_CAP), (x, cy), C.GOLD if place == 1 else C.TEXT,
+            self.label(ordinal_in(self.lang, place).upper(), cap, (x, cy), C.GOLD if place == 1 else C.TEXT,
                        "midleft")
-            r = int(min(step * 0.32, 32 * u))
-            self.mascot(name, x + int(150 * u), cy, r, out=out)
+            self.mascot(name, mx, cy, r, out=out)
             label = name.upper() + (" DQ" if out else "")
-            self.label(label, self.cap(KEY_CAP), (x + int(150 * u) + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,
-                       "midleft", max_w=w - int(150 * u) - int(r * 1.8))
+            self.label(label, cap, (mx + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,
+                       "midleft", max_w=x + w - mx - int(r * 1.8))
 
     def screen_game_over(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height

@@ -175,6 +175,12 @@ class Widgets:
                 return cap, lines
             cap = max(min_cap, cap * 0.92)
 
+    def wraps_in(self, text: str, cap: float, width: int, height: int) -> bool:
+        """True when ``text`` wraps into ``width`` x ``height`` at a capital height not under :attr:`min_cap`."""
+        cap, lines = self.fit_wrap(text, cap, width, height)
+        widest = max((self.font(cap).size(s)[0] for s in lines), default=0)
+        return len(lines) * cap * 1.75 <= height and widest <= width
+
     def wrap(self, text: str, cap: float, rect: Rect, colour: RGB = C.TEXT, align: str = "left") -> int:
         """Draw ``text`` wrapped into ``rect`` (shrunk until it all fits); returns the height used."""
         x, y, w, h = rect
