@@ -63,7 +63,8 @@ def _band_parts(screen: Any, url: str, layout: Any) -> tuple[int, int, int]:
 def draw_qr(screen: Any, model: Any, layout: Any) -> None:
     """Paint the join code with ``screen`` (the painter of ``companion.screen.draw``: its ``surface`` and
     ``label``) when the model has a ``join_url`` and shows setup or betting; does nothing otherwise.
-    Setup: a tile in the bottom-right corner of the face-up cards panel (its columns fill from the top).
+    Setup: a tile in the bottom-right corner of the face-up cards panel (its columns fill from the top); on
+    the 7-inch panel in the right column instead of the chance to win, its words under the cards panel.
     Betting: at the right end of the "your pick" band, the words to its left (:func:`band_room` keeps the
     prompt clear of them). The code's square is recorded for the measuring hook as a ``qr`` box."""
     url = getattr(model, "join_url", None)
@@ -82,6 +83,17 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
         screen.record((left, top, side, side), url, 0, kind="qr")
         screen.label(FOLLOW, cap, (left - int(12 * u), by + bh // 2 - int(2 * u)), TEXT, "bottomright")
         screen.label(address, cap, (left - int(12 * u), by + bh // 2 + int(2 * u)), DIM, "topright")
+        return
+    if layout.small:   # the 7-inch panel: the code in the right column, its words under the cards panel
+        x, y, w, h = round(W * 0.64), round(H * 0.1), round(W * 0.34), round(H * 0.36)
+        screen.pg.draw.rect(screen.surface, (20, 26, 44), (x, y, w, h), border_radius=int(10 * u))
+        image = _surface(url, h - 2 * pad)
+        side = image.get_width()
+        screen.surface.blit(image, (x + (w - side) // 2, y + (h - side) // 2))
+        screen.record((x + (w - side) // 2, y + (h - side) // 2, side, side), url, 0, kind="qr")
+        wx, wy = round(W * 0.02) + int(18 * u), round(H * 0.82)
+        first = screen.label(FOLLOW, cap, (wx, wy), TEXT, max_w=round(W * 0.58))
+        screen.label(address, cap, (wx, first[1] + first[3] + int(6 * u)), DIM, max_w=round(W * 0.58))
         return
     px, py, pw, ph = round(W * 0.02), round(H * 0.1), round(W * 0.62), round(H * 0.6)  # the face-up panel
     size, text_h = int(0.2 * H), int(cap * 1.6)

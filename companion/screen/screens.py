@@ -36,13 +36,19 @@ class OtherScreens(Widgets):
 
     def odds_list(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each mascot's chance to win, large, in a 2x2 grid."""
-        x, y, w, h = self.panel(rect, self.w("chance"), u)
+        title_w = rect[2] - 2 * int(18 * u)
+        title = self.w("chance")
+        if self.font(self.cap(20)).size(title)[0] > title_w:
+            title = self.w("to_win")   # the shorter caption on a narrow panel
+        x, y, w, h = self.panel(rect, title, u)
         if not model.odds:
             self.label(self.w("not_known"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
-        if model.odds_stale:  # made for an earlier card: dimmed, with a small mark
+        mark = self.w("updating")
+        if model.odds_stale and self.font(self.cap(20)).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
+                + int(30 * u) <= title_w:   # made for an earlier card: dimmed, with a small mark where it fits
             rx, ry, rw, rh = rect
-            self.label(self.w("updating"), self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
+            self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
         names = [n for n in MASCOT_ORDER if n in model.odds]
         cw, ch = w // 2, h // 2
         for i, name in enumerate(names):
@@ -77,30 +83,44 @@ class OtherScreens(Widgets):
             self.label(model.form, self.cap(30), (w // 2, int(h * 0.955)), C.GOLD, "center", max_w=int(w * 0.92))
 
     def screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
+        """The face-up cards scanned (a column per mascot and one for green), the chance to win, the players
+        and what to do. The 7-inch panel keeps the cards, the chance to win and the players; with the phone
+        page on, the join code takes the chance to win's place (``companion.screen.qr``)."""
         u = L.unit
         cols = (*MASCOT_ORDER, "green")
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
-        cw = aw // len(cols)
         total = sum(len(v) for v in model.known_cards.values())
         known = self.w("known_of", n=total, m=model.face_up_total) if model.face_up_total else self.w("known", n=total)
-        self.label(known, self.cap(22), (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        if L.small:
+            x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.6, 0.7 if model.join_url else 0.88), known, u)
+        else:
+            x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
+            self.label(known, self.cap(22), (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        cw = aw // len(cols)
+        r = int(32 * u)
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
-            r = int(32 * u)
-            if name == "green":
+            if name == "green":   # a disc with the green cards' letter (a figure, like the mascots' letters)
                 self.pg.draw.circle(self.surface, C.colour("green"), (cx, y + r), r)
-                self.label("A", r * 0.95, (cx, y + r), C.BACKGROUND, "center")
+                letter = self.text("A", r * 0.95, C.BACKGROUND)
+                self.surface.blit(letter, letter.get_rect(center=(cx, y + r)))
             else:
                 self.mascot(name, cx, y + r, r)
             cards = model.known_cards.get(name, ())
-            step = min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
+            note_cap = self.cap(28)
+            step = max(int(note_cap * 1.6), min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards))))
             col = C.colour(name)
+            tw = cw - 2 if L.small else int(cw * 0.8)
             for j, note in enumerate(cards):   # each known card as a small card in its colour
-                tile = (cx - int(cw * 0.4), y + 2 * r + int(20 * u) + j * step, int(cw * 0.8), int(step * 0.84))
+                tile = (cx - tw // 2, y + 2 * r + int(20 * u) + j * step, tw, int(step * 0.9))
                 self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
-                self.label(note, max(self.min_cap, min(self.cap(28), step * 0.4)), (cx, tile[1] + tile[3] // 2),
-                           ink_on(col), "center",
-                           max_w=tile[2] - int(12 * u))
+                self.label(note, max(self.min_cap, min(note_cap, step * 0.4)), (cx, tile[1] + tile[3] // 2),
+                           ink_on(col), "center", max_w=tile[2] - (0 if L.small else int(6 * u)))
+        if L.small:
+            if not model.join_url:
+                self.odds_list(model, _frac(L, 0.64, 0.1, 0.34, 0.3), u)
+            top = 0.48 if model.join_url else 0.42   # under the join code, or under the chance to win
+            self.players(model, _frac(L, 0.64, top, 0.34, 0.98 - top), u)
+            return
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
         hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))
@@ -117,7 +137,9 @@ class OtherScreens(Widgets):
         hint = self.lines_for(self.w("name_key"), hint_cap, w)   # at the foot, on two lines when it is long
         hint_h = int(len(hint) * hint_cap * 1.6)
         n = max(1, len(model.seats))
-        step = min(int(76 * u), (h - hint_h - int(8 * u)) // n)
+        if (h - hint_h - int(8 * u)) // n < self.min_cap * 1.5:
+            hint, hint_h = [], 0   # no room for the keyboard hint (the 7-inch panel): the players first
+        step = max(int(self.min_cap * 1.5), min(int(76 * u), (h - hint_h - int(8 * u)) // n))
         cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.6))
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
