@@ -192,11 +192,17 @@ def standing_rect(row: int, rows: int, layout: Layout) -> Rect:
     return (x0, top + row * step, x1 - x0, step - int(14 * u))
 
 
+def betting_band(layout: Layout) -> Rect:
+    """The betting screen's "your pick" band across the top (the join code sits at its right end)."""
+    w, h = layout.width, layout.height
+    return _frac(w, h, 0.02, 0.1, 0.96, 0.19 if layout.small else 0.16)
+
+
 def seat_rows(model: ScreenModel) -> list[SeatView]:
     """The seats ranked by money, most first (ties keep seat order)."""
     return sorted(model.seats, key=lambda s: -s.money)
 
 
-__all__ = ["KEY_CAP", "LARGE", "Layout", "MEDIUM", "Metrics", "Rect", "SMALL", "metrics_for", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
+__all__ = ["KEY_CAP", "LARGE", "Layout", "MEDIUM", "Metrics", "Rect", "SMALL", "betting_band", "metrics_for", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
            "podium_rect", "seat_rows",
            "space_centre", "space_rect"]

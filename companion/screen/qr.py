@@ -51,9 +51,12 @@ def band_room(screen: Any, model: Any, layout: Any) -> int:
 
 def _band_parts(screen: Any, url: str, layout: Any) -> tuple[int, int, int]:
     """The betting band's code: (its side, the words' width, the gap between) in pixels."""
-    u, H = layout.unit, layout.height
-    bh, pad = round(H * 0.14), int(8 * u)
+    from companion.screen.layout import betting_band
+    u = layout.unit
+    bh, pad = betting_band(layout)[3], int(8 * u)
     side = _surface(url, bh - 2 * pad).get_width()
+    if layout.small:   # the 7-inch panel: the code alone (setup showed its address)
+        return side, 0, pad
     cap = screen.cap(16)
     address = url.removeprefix("http://").rstrip("/")
     words = max(screen.font(cap).size(t)[0] for t in (FOLLOW, address))
@@ -74,13 +77,16 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
     address = url.removeprefix("http://").rstrip("/")
     pad = int(8 * u)
     cap = screen.cap(16)
-    if model.screen == "betting":  # the band: (0.02, 0.1, 0.96, 0.14) of the screen
-        bx, by, bw, bh = round(W * 0.02), round(H * 0.1), round(W * 0.96), round(H * 0.14)
+    if model.screen == "betting":  # the "your pick" band (companion.screen.layout.betting_band)
+        from companion.screen.layout import betting_band
+        bx, by, bw, bh = betting_band(layout)
         image = _surface(url, bh - 2 * pad)
         side = image.get_width()
         left, top = bx + bw - side - pad - int(6 * u), by + (bh - side) // 2
         screen.surface.blit(image, (left, top))
         screen.record((left, top, side, side), url, 0, kind="qr")
+        if layout.small:
+            return
         screen.label(FOLLOW, cap, (left - int(12 * u), by + bh // 2 - int(2 * u)), TEXT, "bottomright")
         screen.label(address, cap, (left - int(12 * u), by + bh // 2 + int(2 * u)), DIM, "topright")
         return

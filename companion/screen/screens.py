@@ -6,7 +6,7 @@ import math
 
 from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
-from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
+from companion.screen.layout import KEY_CAP, Layout, Rect, betting_band, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
 from companion.colours import RGB
 from companion.screen.race_panels import short_ticket
@@ -50,9 +50,10 @@ class OtherScreens(Widgets):
             rx, ry, rw, rh = rect
             self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
         names = [n for n in MASCOT_ORDER if n in model.odds]
-        cw, ch = w // 2, h // 2
+        across = 4 if h < self.cap(KEY_CAP) * 3.2 else 2   # a short panel: the four in one row
+        cw, ch = w // across, h // (4 // across)
         for i, name in enumerate(names):
-            cx, cy = x + (i % 2) * cw, y + (i // 2) * ch + ch // 2
+            cx, cy = x + (i % across) * cw, y + (i // across) * ch + ch // 2
             r = int(min(ch * 0.34, 30 * u))
             self.mascot(name, cx + r, cy, r)
             self.label(f"{round(model.odds[name][0] * 100)}%", self.cap(KEY_CAP), (cx + int(r * 2.6), cy),
@@ -149,8 +150,11 @@ class OtherScreens(Widgets):
             self.label(line, hint_cap, (x, y + h - hint_h + int(k * hint_cap * 1.6)), C.DIM_TEXT, max_w=w)
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
+        """The draft: whose pick (and the double to mark) in a band, the ticket stacks as a table, the side bet,
+        the chance to win and each seat's tickets. The 7-inch panel keeps the band and the stacks, with each
+        mascot's chance to win in the table."""
         u = L.unit
-        band = _frac(L, 0.02, 0.1, 0.96, 0.14)
+        band = betting_band(L)
         self.pg.draw.rect(self.surface, shade(C.GOLD, 0.3), band, border_radius=int(14 * u))
         bx, by, bw, bh = band
         sub = None
@@ -162,80 +166,121 @@ class OtherScreens(Widgets):
             prompt, colour = self.w("add_cards"), C.TEXT
         else:
             prompt, colour = self.w("draft_done"), C.TEXT
-        mid = by + (bh * 2 // 5 if sub else bh // 2)
         from companion.screen.qr import band_room
-        room = bw - band_room(self, model, L)   # the join code at the band's right end, when shown
-        self.label(prompt, self.cap(50), (bx + room // 2, mid), colour, "center", max_w=room - int(40 * u))
-        if sub:
-            self.label(sub.upper(), self.cap(20), (bx + room // 2, by + bh * 4 // 5), C.TEXT, "center",
-                       max_w=room - int(40 * u))
-        self.stacks(model, _frac(L, 0.02, 0.26, 0.62, 0.4), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), self.w("side_bet"), u)
+        room = bw - band_room(self, model, L) - int(40 * u)   # the join code at the band's right end, when shown
+        pad = int(10 * u)
+        sub_cap = self.cap(22)
+        sub_lines = self.lines_for(sub.upper(), sub_cap, room) if sub else []
+        sub_h = int(len(sub_lines) * sub_cap * 1.55)
+        cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
+        if sub_lines and cap * 1.45 + sub_h > bh - 2 * pad:
+            sub_lines, sub_h = [], 0   # no room for the double's note (the 7-inch panel): the phones say it
+            cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad) / 1.55))
+        cx = bx + int(20 * u) + room // 2
+        top = by + (bh - int(cap * 1.45) - sub_h) // 2
+        prompt_lines = self.lines_for(prompt, cap, room)
+        if len(prompt_lines) > 1 and not sub_lines and len(prompt_lines) * cap * 1.55 <= bh - 2 * pad:
+            top = by + (bh - int(len(prompt_lines) * cap * 1.55)) // 2   # a long prompt on two lines
+        else:
+            prompt_lines = [prompt]
+        for k, line in enumerate(prompt_lines):
+            self.label(line, cap, (cx, top + int(k * cap * 1.55)), colour, "midtop", max_w=room)
+        for k, line in enumerate(sub_lines):
+            self.label(line, sub_cap, (cx, top + int(cap * 1.55) + int(k * sub_cap * 1.55)), C.TEXT, "midtop",
+                       max_w=room)
+        below = (by + bh) / L.height + 0.02
+        if L.small:
+            self.stacks(model, _frac(L, 0.02, below, 0.96, 0.98 - below), u, odds=True)
+            return
+        self.stacks(model, _frac(L, 0.02, below, 0.6, 0.66 - below), u)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.635, below, 0.345, 0.5 - below), self.w("side_bet"), u)
         self.wrap(model.side_bet or say(self.lang, "no_side_card"), self.cap(24), (sx, sy, sw, sh),
                   C.TEXT if model.side_bet else C.DIM_TEXT)
-        self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.18), u)
+        self.odds_list(model, _frac(L, 0.635, 0.52, 0.345, 0.14), u)
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
-    def stacks(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """Each ticket stack as it is: the tickets left (drawn and counted), the top ticket and its pay."""
-        x, y, w, h = self.panel(rect, self.w("stacks"), u)
+    def stacks(self, model: ScreenModel, rect: Rect, u: float, odds: bool = False) -> None:
+        """The ticket stacks as a table, a row per stack: its name, the tickets left, the top ticket's level
+        and what it pays safe and risky (per paid place; right / wrong for YES and NO), and with ``odds``
+        each mascot's chance to win. Columns that do not fit are left out, the tickets left first."""
+        title = self.w("stacks")
+        if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
+            title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
+        x, y, w, h = self.panel(rect, title, u)
         if not model.stacks:
             return
-        sw = w // len(model.stacks)
-        for i, st in enumerate(model.stacks):
-            cx = x + i * sw + sw // 2
-            col = stack_colour(st.stack)
-            tw, th = int(sw * 0.78), int(30 * u)
-            base = y + int(h * 0.4)
-            for k in range(st.left):
-                r = (cx - tw // 2, base - (k + 1) * int(th * 1.25), tw, th)
-                self.pg.draw.rect(self.surface, col, r, border_radius=int(6 * u))
-                self.pg.draw.rect(self.surface, C.BACKGROUND, r, width=max(1, int(2 * u)), border_radius=int(6 * u))
-            if st.left == 0:
-                self.label(self.w("empty"), self.cap(18), (cx, base - th), C.DIM_TEXT, "midbottom")
-            title = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
-            self.label(title, self.cap(22), (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
-            left = self.label(self.w("left", n=st.left), self.cap(KEY_CAP), (cx, base + int(56 * u)), C.TEXT,
-                              "midtop", max_w=sw - 8)
-            if st.top:   # the top ticket's level, then what it pays safe and risky (a line each when narrow)
-                cap = self.cap(17)
-                ty = left[1] + left[3] + int(8 * u)
-                lines = [(self.w(st.top), C.DIM_TEXT)]
-                for side, pays, colour in (("safe", st.safe, C.TEXT), ("risky", st.risky, C.GOLD)):
-                    text = self.w(side) + " " + pays_text(st.stack, pays)
-                    if self.font(cap).size(text)[0] <= sw - 10:
-                        lines.append((text, colour))
-                    else:
-                        lines += [(self.w(side), colour), (pays_text(st.stack, pays), colour)]
-                for k, (text, colour) in enumerate(lines):
-                    self.label(text, cap, (cx, ty + int(k * cap * 1.55)), colour, "midtop", max_w=sw - 10)
+        cap = self.cap(26)
+        gap = int(24 * u) + 8
+        step = max(int(cap * 1.5), min(int(cap * 2.2), (h - int(cap * 1.6)) // (len(model.stacks) + 1)))
+        rows = []
+        for st in model.stacks:
+            name = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
+            win = ""
+            if odds and model.odds and st.stack in model.odds:
+                win = f"{round(model.odds[st.stack][0] * 100)}%"
+            rows.append((st, [name, self.w("left", n=st.left), self.w(st.top) if st.top else self.w("empty"),
+                              pays_text(st.stack, st.safe) if st.top else "",
+                              pays_text(st.stack, st.risky) if st.top else "", win]))
+        heads = ["", "", "", self.w("safe"), self.w("risky"), self.w("to_win") if odds and model.odds else ""]
+        widths = [max(self.font(cap).size(t)[0] for t in [heads[c]] + [r[1][c] for r in rows]) for c in range(6)]
+        shown = [c for c in range(6) if widths[c]]
+        for drop in (1, 2, 5):   # the tickets left are on the table, the level is in the pays: the first to go
+            if sum(widths[c] for c in shown) + gap * (len(shown) - 1) <= w:
+                break
+            if drop == 5 and 5 in shown:   # the chance to win beside the stack's name, captioned above it
+                heads[0], heads[5] = heads[5], ""
+                for _, cells in rows:
+                    cells[0], cells[5] = (f"{cells[0]} {cells[5]}" if cells[5] else cells[0]), ""
+                widths[0] = max(self.font(cap).size(t)[0] for t in [heads[0]] + [r[1][0] for r in rows])
+            if drop in shown:
+                shown.remove(drop)
+        xs, cx = {}, x
+        for c in shown:
+            xs[c] = cx
+            cx += widths[c] + gap
+        for c in shown:
+            if heads[c]:
+                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT)
+        for k, (st, cells) in enumerate(rows):
+            ry = y + step * (k + 1)
+            colours = [stack_colour(st.stack), C.TEXT, C.DIM_TEXT, C.TEXT, C.GOLD,
+                       C.DIM_TEXT if model.odds_stale else C.TEXT]
+            for c in shown:
+                if cells[c]:
+                    self.label(cells[c], cap, (xs[c], ry), colours[c])
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """Each seat's name, money and drafted tickets (x2 when doubled; a note while a double is due)."""
+        """A row per seat: its name and money, then its drafted tickets (x2 when doubled; a note while a
+        double is due), the drafter's row outlined in gold; tickets without their side where they do not fit."""
         x, y, w, h = self.panel(rect, self.w("tickets"), u)
         seats = model.seats
         if not seats:
             return
-        per_row = min(len(seats), 4)
-        rows = -(-len(seats) // per_row)
-        cw, rh = w // per_row, h // rows
+        step = h // len(seats)
+        cap = max(self.min_cap, min(self.cap(KEY_CAP * 0.8), step / 1.6))
+        tcap = max(self.min_cap, min(self.cap(21), step / 1.9))
+        name_w = max(self.font(cap).size(s.name.upper())[0] for s in seats)
+        money_w = max(self.font(cap).size(f"${s.money}")[0] for s in seats)
+        tx = x + name_w + money_w + int(60 * u)
         for i, seat in enumerate(seats):
-            cx, cy = x + (i % per_row) * cw, y + (i // per_row) * rh
-            cap = min(self.cap(KEY_CAP), rh * 0.16)
-            if model.whose_pick and seat.name == model.whose_pick:   # the drafter's column, outlined in gold
-                pad = int(8 * u)
-                self.pg.draw.rect(self.surface, C.GOLD, (cx - pad, cy - pad, cw - int(14 * u), rh),
+            ry = y + i * step
+            cy = ry + step // 2
+            if model.whose_pick and seat.name == model.whose_pick:   # the drafter's row, outlined in gold
+                self.pg.draw.rect(self.surface, C.GOLD, (x - int(8 * u), ry, w + int(16 * u), step),
                                   width=max(2, int(4 * u)), border_radius=int(10 * u))
-            amount = self.label(f"${seat.money}", cap, (cx + cw - int(34 * u), cy), C.GOLD, "topright")
-            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, max_w=amount[0] - cx - int(10 * u))
-            ty = cy + int(cap * 1.9)
-            for k, t in enumerate(seat.tickets):
-                fill = stack_colour(seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower())
-                tcap = min(self.cap(21), rh * 0.1)
-                self.pill(t.upper(), tcap, (cx, ty), fill, anchor="topleft")
-                ty += int(tcap * 2.3)
+            self.label(seat.name.upper(), cap, (x + int(6 * u), cy), C.TEXT, "midleft")
+            self.label(f"${seat.money}", cap, (tx - int(30 * u), cy), C.GOLD, "midright")
+            texts = [t.upper() for t in seat.tickets]
             if seat.double_due:
-                self.label(self.w("mark_double"), min(self.cap(21), rh * 0.1), (cx, ty + int(4 * u)), C.GOLD)
+                texts.append(self.w("mark_double"))
+            lines = self.pill_lines(texts, tcap, x + w - tx, u)
+            if len(lines) != 1 and seat.tickets:
+                texts = [short_ticket(t) for t in seat.tickets] + texts[len(seat.tickets):]
+                lines = self.pill_lines(texts, tcap, x + w - tx, u)
+            for k, px in (lines[0] if len(lines) == 1 else []):
+                due = k >= len(seat.tickets)
+                stack = "" if due else seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
+                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack))
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
