@@ -209,7 +209,13 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         seat, seats, typed = entry
         inner = bw - 40
         keys_cap = self.cap(17)
-        keys = self.lines_for(self.w("name_keys"), keys_cap, inner)
+        keys: list[str] = []   # the keys' hints ("ENTER SAVES   TAB NEXT SEAT"), whole hints to a line
+        for item in self.w("name_keys").split("   "):
+            joined = f"{keys[-1]}   {item}" if keys else item
+            if keys and self.font(keys_cap).size(joined)[0] <= inner:
+                keys[-1] = joined
+            else:
+                keys.append(item)
         title_cap, typed_cap = self.cap(26), self.cap(50)
         gap = int(24 * u) + 6
         bh = int(title_cap * 1.45 + typed_cap * 1.45 + len(keys) * keys_cap * 1.6 + 4 * gap)
