@@ -186,7 +186,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         first = model.track.back_edge(fold.fold - 1)
         last = fold.first_space - 1
-        self.label(self.w("fold_title"), self.cap(80), (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
+        self.label(self.w("fold_title"), self.cap(80), (w // 2, y + int(h * 0.2)), C.GOLD, "center",
+                   max_w=w - int(60 * u))
         self.label(self.w("fold_spaces", a=first, b=last), self.cap(40), (w // 2, y + int(h * 0.44)), C.TEXT, "center",
                    max_w=w - int(60 * u))
         if fold.under:

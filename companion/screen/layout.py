@@ -203,6 +203,6 @@ def seat_rows(model: ScreenModel) -> list[SeatView]:
     return sorted(model.seats, key=lambda s: -s.money)
 
 
-__all__ = ["KEY_CAP", "LARGE", "Layout", "MEDIUM", "Metrics", "Rect", "SMALL", "betting_band", "metrics_for", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
-           "podium_rect", "seat_rows",
-           "space_centre", "space_rect"]
+__all__ = ["KEY_CAP", "LARGE", "Layout", "MEDIUM", "Metrics", "Rect", "SMALL", "betting_band", "card_tile_rect",
+           "layout_for", "mascot_spots", "metrics_for", "order_rect", "podium_rect", "seat_rows", "space_centre",
+           "space_rect", "standing_rect"]

@@ -22,13 +22,12 @@ if TYPE_CHECKING:
     from companion.rules.betting import Bet, TicketTable
 
 WORDS: dict[str, dict[str, str]] = {
-    "en": {"after_card": "After card {n}", "after_pass_card": "After pass {p} card {n}", "before_start": "Before the start",
-           "if_ended_now": "If it ended now", "now": "Now", "chance_of": "Chance of"},
-    "nl": {"after_card": "Na kaart {n}", "after_pass_card": "Na ronde {p} kaart {n}", "before_start": "Voor de start",
-           "if_ended_now": "Als het nu eindigde", "now": "Nu", "chance_of": "Kans op"},
+    "en": {"after_card": "After card {n}", "after_pass_card": "After pass {p} card {n}",
+           "before_start": "Before the start", "if_ended_now": "If it ended now", "now": "Now"},
+    "nl": {"after_card": "Na kaart {n}", "after_pass_card": "Na ronde {p} kaart {n}",
+           "before_start": "Voor de start", "if_ended_now": "Als het nu eindigde", "now": "Nu"},
     "es": {"after_card": "Tras la carta {n}", "after_pass_card": "Tras ronda {p} carta {n}",
-           "before_start": "Antes de salir", "if_ended_now": "Si acabara ahora", "now": "Ahora",
-           "chance_of": "Prob. de"},
+           "before_start": "Antes de salir", "if_ended_now": "Si acabara ahora", "now": "Ahora"},
 }
 """The money panel's and the odds header's own words (the rest are ``companion.screen.words``)."""
 
