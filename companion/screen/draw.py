@@ -177,31 +177,42 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
                 self.label(model.phase.upper(), phase_cap, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
 
     def fold_moment(self, model: ScreenModel, L: Layout) -> None:
-        """The full-width "fold the mat" band: which spaces go under and who went under with them."""
+        """The full-width "fold the mat" band: which spaces go under and who went under with them (its lines
+        wrapped, the band taller where they need it)."""
         u = L.unit
         fold = model.fold
         assert fold is not None, "drawn only after a fold"
         x, y, w, h = L.bottom
-        self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
-        self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         first = model.track.back_edge(fold.fold - 1)
         last = fold.first_space - 1
-        self.label(self.w("fold_title"), self.cap(80), (w // 2, y + int(h * 0.2)), C.GOLD, "center",
-                   max_w=w - int(60 * u))
-        self.label(self.w("fold_spaces", a=first, b=last), self.cap(40), (w // 2, y + int(h * 0.44)), C.TEXT, "center",
-                   max_w=w - int(60 * u))
         if fold.under:
             names = self.w("and").join(n.upper() for n in fold.under)
             who = self.w("fold_under", names=names)
         else:
             who = self.w("fold_nobody")
         r = int(30 * u)
-        row = self.label(who, self.cap(KEY_CAP), (w // 2, y + int(h * 0.64)), C.TEXT, "center",
-                         max_w=w - int(60 * u) - len(fold.under) * 3 * r)
-        for i, name in enumerate(fold.under):
-            self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
-        self.label(say(self.lang, "fold_next"), self.cap(22),
-                   (w // 2, y + int(h * 0.86)), shade(C.TEXT, 0.85), "center", max_w=w - int(60 * u))
+        figures = len(fold.under) * 3 * r
+        inner = w - int(60 * u)
+        items = [(self.w("fold_title"), self.cap(80), C.GOLD, inner),
+                 (self.w("fold_spaces", a=first, b=last), self.cap(40), C.TEXT, inner),
+                 (who, self.cap(KEY_CAP), C.TEXT, inner - figures),
+                 (say(self.lang, "fold_next"), self.cap(22), shade(C.TEXT, 0.85), inner)]
+        lines = [(line, cap, colour, k) for k, (text, cap, colour, width) in enumerate(items)
+                 for line in self.lines_for(text, cap, width)]
+        heights = [int(max(self.font(cap).get_height(), cap * 1.55)) for _, cap, _, _ in lines]
+        needed = sum(heights) + int(24 * u) + 8
+        if needed > h:   # long lines on the 7-inch panel: the band grows upward
+            y, h = max(0, y + h - needed), min(y + h, needed)
+        self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
+        self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
+        spare = max(0, h - needed) // (len(lines) + 1)
+        ly = y + int(16 * u) + 4 + spare
+        for (line, cap, colour, k), lh in zip(lines, heights):
+            row = self.label(line, cap, (w // 2, ly), colour, "midtop", max_w=inner)
+            if k == 2 and len(self.lines_for(who, cap, inner - figures)) == 1:
+                for i, name in enumerate(fold.under):
+                    self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
+            ly += lh + spare
 
     def name_entry(self, entry: tuple[int, int, str], L: Layout) -> None:
         """The name being typed on the desktop keyboard (``companion.screen.keys.NameEntry.view``)."""

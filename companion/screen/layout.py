@@ -101,10 +101,10 @@ def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
     if metrics is SMALL:  # the track and the running order; the money below the track; no card or call panel
         return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
                       header=_frac(w, h, 0.0, 0.0, 1.0, 0.1),
-                      track=_frac(w, h, 0.04, 0.115, 0.51, 0.35),
-                      order=_frac(w, h, 0.57, 0.115, 0.42, 0.875),
+                      track=_frac(w, h, 0.04, 0.115, 0.5, 0.35),
+                      order=_frac(w, h, 0.56, 0.115, 0.435, 0.875),
                       card=(0, 0, 0, 0), log=(0, 0, 0, 0),
-                      seats=_frac(w, h, 0.01, 0.56, 0.55, 0.43),
+                      seats=_frac(w, h, 0.01, 0.56, 0.54, 0.43),
                       bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
     return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
                   header=_frac(w, h, 0.0, 0.0, 1.0, 0.08),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
-from companion.screen.model import MASCOT_ORDER, MascotView, OrderRow, ScreenModel, running_order
+from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
 from companion.screen.race_money import odds_label, word
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
@@ -95,8 +95,7 @@ class RacePanels(Widgets):
             if two_lines and self.font(cap).size(text)[0] <= w:
                 self.label(text, cap, (x, second), colour, max_w=w)
                 return
-        if texts:
-            self.label(texts[-1], cap, (x, y), colour, max_w=left - x)
+        # none fits (a long "after pass 1 card 15" on a narrow panel): the figures alone, dimmed if stale
 
     def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, at: tuple[int, int], cols: int,
                      col_w: int, cap: float) -> int:
@@ -141,47 +140,66 @@ class RacePanels(Widgets):
         size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
         words = [action_words(a, self.lang) for a in actions]
         cap = min(self.fit_cap(wd, self.cap(18), size + gap - 4) for wd in words)
+        under = all(self.font(cap).size(wd)[0] <= size + gap - 4 for wd in words)   # each under its pictogram
         top = y + size
         for i, act in enumerate(actions):
             bx = ax + i * (size + gap)
             self.pg.draw.rect(self.surface, shade(C.PANEL, 1.5), (bx, y, size, size), border_radius=int(12 * u))
             self.action_icon(act, (bx + size // 10, y + size // 10, size * 8 // 10, size * 8 // 10), col)
-            r = self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
-            top = max(top, r[1] + r[3] + int(8 * u))
+            if under:
+                r = self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
+                top = max(top, r[1] + r[3] + int(8 * u))
+        if not under:   # too long for their pictograms: the words in a row under them, wrapped
+            for line in self.lines_for(", ".join(words), cap, aw):
+                r = self.label(line, cap, (ax, top + int(10 * u)), C.TEXT, max_w=aw)
+                top = r[1] + r[3]
+            top += int(8 * u)
         self._move_lines(model, (ax, top, aw, y + h - top), u)
 
     def _move_lines(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words)."""
+        """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words): in two columns for more
+        than three where each fits its column, and as many as the panel holds."""
         x, y, w, h = rect
         moves = model.moves[:4]
         if not moves:
             self.label(self.w("nothing_moved"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
-        cols = 2 if len(moves) > 3 else 1   # a green card moves everyone: two columns
-        rows = -(-len(moves) // cols)
-        step = min(int(70 * u), h // rows)
-        cap = max(self.cap(10), min(self.cap(28), step * 0.42))
-        for i, mv in enumerate(moves):
+        cap = self.cap(28)
+        pill = max(self.cap(10), cap * 0.7)
+        line_h = int(max(cap * 1.5, pill * 1.84)) + 2
+        fit = max(1, h // line_h)
+        pieces = [self._move_pieces(mv) for mv in moves]
+        r = int(cap * 0.8)
+        widths = [2 * r + int(10 * u) + sum(self.font(cap).size(a)[0] + self.font(cap).size(b)[0] + cap * 1.4
+                                            + int(34 * u) for a, b in parts)
+                  + (self.font(pill).size(word)[0] + pill * 1.1 if word else 0) for parts, word in pieces]
+        cols = 2 if len(moves) > min(3, fit) and max(widths) <= w // 2 - int(10 * u) else 1
+        rows = min(fit, -(-len(moves) // cols))
+        shown = rows * cols   # as many as the panel holds at the size class's smallest text
+        step = max(line_h, min(int(70 * u), h // rows))
+        for i, (mv, (parts, word)) in enumerate(list(zip(moves, pieces))[:shown]):
             ry = y + (i % rows) * step + int(cap * 0.8)
             cx = x + (i // rows) * (w // cols)
-            r = int(cap * 0.8)
             self.mascot(mv.mascot, cx + r, ry, r)
             cx += 2 * r + int(10 * u)
-            parts = []
-            if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
-                parts.append((str(mv.from_space), str(mv.to_space)))
-            if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
-                parts.append((self.w("lane", n=mv.from_lane), str(mv.to_lane)))
             for a, b in parts:
                 cx = self.label(a, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(a)[0] + int(8 * u)
                 self.arrow((cx, ry), (cx + cap * 1.4, ry), C.GOLD, max(2, int(cap * 0.22)), cap * 0.6)
                 cx += int(cap * 1.4 + 8 * u)
                 cx = self.label(b, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(b)[0] + int(18 * u)
-            if mv.what:
-                word = self.w(mv.what)
+            if word:
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
-                self.pill(word, max(self.cap(10), cap * 0.7), (cx, ry), fill)
+                self.pill(word, pill, (cx, ry), fill)
+
+    def _move_pieces(self, mv: MoveView) -> tuple[list[tuple[str, str]], str]:
+        """One move's ``(from, to)`` pairs (space, lane) and its word (``FELL``), as :meth:`_move_lines` draws."""
+        parts = []
+        if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
+            parts.append((str(mv.from_space), str(mv.to_space)))
+        if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
+            parts.append((self.w("lane", n=mv.from_lane), str(mv.to_lane)))
+        return parts, self.w(mv.what) if mv.what else ""
 
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit

@@ -35,7 +35,7 @@ class TextBox:
     ``cap`` in pixels, ``fits`` (False when it is wider than the room it was given even at the smallest
     capital allowed), and the ``layer``: ``"screen"``, or the overlay drawn on top on purpose (``"message"``,
     ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, or ``"qr"`` for the join code's picture; ``role`` is
-``"text"``, ``"badge"`` (a state badge) or ``"call"`` (a race call line): the size classes set each a floor."""
+    ``"text"``, ``"badge"`` (a state badge) or ``"call"`` (a race call line): the size classes set each a floor."""
 
     rect: Rect
     text: str

@@ -22,6 +22,7 @@ from companion.screen.widgets import TextBox
 SIZES = ((800, 480), (1280, 720), (1920, 1080))
 LANGS = ("en", "nl", "es")
 URL = "http://192.168.100.200:8080/"
+FOLD_PASS = tuple("HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23".split())
 
 
 @functools.lru_cache(maxsize=None)
@@ -46,6 +47,8 @@ def case_model(case: str, lang: str) -> ScreenModel:
         return replace(_sample("race", lang), name_entry=(2, 4, "Carmen"))
     if case == "setup-name":
         return replace(_sample("setup", lang), name_entry=(3, 4, "Bram"), join_url=URL)
+    if case == "race-fold":   # the fifteenth card of a pass: the fold moment on top
+        return sample_model("race", cards=FOLD_PASS, language=lang)
     if case == "race-message":
         return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
                        "once)", message_at=0.0)
@@ -53,7 +56,7 @@ def case_model(case: str, lang: str) -> ScreenModel:
 
 
 CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
-         "race-stale", "race-name", "setup-name", "race-message")
+         "race-stale", "race-name", "setup-name", "race-message", "race-fold")
 
 
 def render(case: str, size: tuple[int, int], lang: str):
