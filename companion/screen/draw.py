@@ -114,6 +114,11 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         """Draw one frame of ``model`` at time ``now``; ``extra(surface, model)`` goes under the overlays."""
         L = layout_for(self.surface.get_size(), model.track)
         self.lang = model.language
+        self.min_cap = L.metrics.min_cap
+        self.layout = L
+        self.layer = "screen"
+        if self.boxes is not None:
+            self.boxes = []   # the measuring hook: this frame's text boxes
         self.surface.fill(C.BACKGROUND)
         if model.screen == "race":
             self.screen_race(model, L, now)
@@ -126,20 +131,27 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             extra(self.surface, model)
         moment = showing(model.moments, model.moment_at, now) if model.screen == "race" else None
         if moment is not None:  # a big moment first, as the voice calls it; then the fold band
+            self.layer = "moment"
             self.moment_band(model, L, moment)
         elif model.screen == "race" and model.fold is not None:
+            self.layer = "fold"
             self.fold_moment(model, L)
         if model.name_entry:
+            self.layer = "name"
             self.name_entry(model.name_entry, L)
         if model.message and 0.0 <= now - model.message_at < self.message_seconds:
+            self.layer = "message"
             self.message(model.message, L)
+        self.layer = "screen"
 
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
+        self.track_numbers(model, L)
         self.mascots_on_track(model, L)
         self.running_order(model, L)
-        self.last_card(model, L)
-        self.race_call(model, L)
+        if not L.small:   # the 7-inch panel keeps the track, the running order and the money
+            self.last_card(model, L)
+            self.race_call(model, L)
         self.money(model, L.seats, L.unit)
 
     def header(self, model: ScreenModel, L: Layout) -> None:
@@ -149,8 +161,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         self.pg.draw.rect(self.surface, C.PANEL, L.header)
         cy = y + h // 2
         cx = x + int(28 * u)
-        if model.screen != "attract":  # the attract screen has the title large
-            title = self.label("HOT STREAK", 30 * u, (cx, cy), C.GOLD, "midleft")
+        if model.screen != "attract" and not (L.small and model.screen == "race"):  # attract: the title large
+            title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []
         if model.screen != "attract":
@@ -158,56 +170,85 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         if model.screen == "race":
             chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]
         for chip in chips:
-            r = self.pill(chip, 24 * u, (cx, cy), shade(C.PANEL, 1.9), C.TEXT)
+            r = self.pill(chip, self.cap(24), (cx, cy), shade(C.PANEL, 1.9), C.TEXT)
             cx = r[0] + r[2] + int(14 * u)
         problems = trouble(model.status)
         right = x + w - int(28 * u)
         if problems:
             text = self.w("check") + " " + "; ".join(problems).upper()
-            cap = self.fit_cap(text, 18 * u, right - cx - int(40 * u))
+            cap = self.fit_cap(text, self.cap(18), right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
-        elif model.phase and model.screen != "race":
-            self.label(model.phase.upper(), 20 * u, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
+        elif model.phase and model.screen != "race":   # only where it fits beside the chips
+            phase_cap = self.cap(20)
+            if self.font(phase_cap).size(model.phase.upper())[0] <= right - cx:
+                self.label(model.phase.upper(), phase_cap, (right, cy), C.DIM_TEXT, "midright", max_w=right - cx)
 
     def fold_moment(self, model: ScreenModel, L: Layout) -> None:
-        """The full-width "fold the mat" band: which spaces go under and who went under with them."""
+        """The full-width "fold the mat" band: which spaces go under and who went under with them (its lines
+        wrapped, the band taller where they need it)."""
         u = L.unit
         fold = model.fold
         assert fold is not None, "drawn only after a fold"
         x, y, w, h = L.bottom
-        self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
-        self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         first = model.track.back_edge(fold.fold - 1)
         last = fold.first_space - 1
-        self.label(self.w("fold_title"), 80 * u, (w // 2, y + int(h * 0.2)), C.GOLD, "center", max_w=w - int(60 * u))
-        self.label(self.w("fold_spaces", a=first, b=last), 40 * u, (w // 2, y + int(h * 0.44)), C.TEXT, "center",
-                   max_w=w - int(60 * u))
         if fold.under:
             names = self.w("and").join(n.upper() for n in fold.under)
             who = self.w("fold_under", names=names)
         else:
             who = self.w("fold_nobody")
         r = int(30 * u)
-        row = self.label(who, KEY_CAP * u, (w // 2, y + int(h * 0.64)), C.TEXT, "center",
-                         max_w=w - int(60 * u) - len(fold.under) * 3 * r)
-        for i, name in enumerate(fold.under):
-            self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
-        self.label(say(self.lang, "fold_next"), 22 * u,
-                   (w // 2, y + int(h * 0.86)), shade(C.TEXT, 0.85), "center", max_w=w - int(60 * u))
+        figures = len(fold.under) * 3 * r
+        inner = w - int(60 * u)
+        items = [(self.w("fold_title"), self.cap(80), C.GOLD, inner),
+                 (self.w("fold_spaces", a=first, b=last), self.cap(40), C.TEXT, inner),
+                 (who, self.cap(KEY_CAP), C.TEXT, inner - figures),
+                 (say(self.lang, "fold_next"), self.cap(22), shade(C.TEXT, 0.85), inner)]
+        lines = [(line, cap, colour, k) for k, (text, cap, colour, width) in enumerate(items)
+                 for line in self.lines_for(text, cap, width)]
+        heights = [int(max(self.font(cap).get_height(), cap * 1.55)) for _, cap, _, _ in lines]
+        needed = sum(heights) + int(24 * u) + 8
+        if needed > h:   # long lines on the 7-inch panel: the band grows upward
+            y, h = max(0, y + h - needed), min(y + h, needed)
+        self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
+        self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
+        spare = max(0, h - needed) // (len(lines) + 1)
+        ly = y + int(16 * u) + 4 + spare
+        for (line, cap, colour, k), lh in zip(lines, heights):
+            row = self.label(line, cap, (w // 2, ly), colour, "midtop", max_w=inner)
+            if k == 2 and len(self.lines_for(who, cap, inner - figures)) == 1:
+                for i, name in enumerate(fold.under):
+                    self.mascot(name, row[0] - int(r * 1.6) - i * 3 * r, row[1] + row[3] // 2, r, out=True)
+            ly += lh + spare
 
     def name_entry(self, entry: tuple[int, int, str], L: Layout) -> None:
         """The name being typed on the desktop keyboard (``companion.screen.keys.NameEntry.view``)."""
         u, w, h = L.unit, L.width, L.height
-        box = (int(w * 0.2), int(h * 0.3), int(w * 0.6), int(h * 0.34))
+        bw = int(w * (0.94 if L.small else 0.6))
+        seat, seats, typed = entry
+        inner = bw - 40
+        keys_cap = self.cap(17)
+        keys: list[str] = []   # the keys' hints ("ENTER SAVES   TAB NEXT SEAT"), whole hints to a line
+        for item in self.w("name_keys").split("   "):
+            joined = f"{keys[-1]}   {item}" if keys else item
+            if keys and self.font(keys_cap).size(joined)[0] <= inner:
+                keys[-1] = joined
+            else:
+                keys.append(item)
+        title_cap, typed_cap = self.cap(26), self.cap(50)
+        gap = int(24 * u) + 6
+        bh = int(title_cap * 1.45 + typed_cap * 1.45 + len(keys) * keys_cap * 1.6 + 4 * gap)
+        box = ((w - bw) // 2, max(int(h * 0.12), (h - bh) // 2), bw, bh)
         self.pg.draw.rect(self.surface, C.PANEL, box, border_radius=int(18 * u))
         self.pg.draw.rect(self.surface, C.GOLD, box, width=max(2, int(5 * u)), border_radius=int(18 * u))
-        seat, seats, typed = entry
+        bx, by = box[0], box[1]
         title = self.w("name_for", seat=seat, seats=seats)
-        bx, by, bw, bh = box
-        self.label(title, 26 * u, (bx + bw // 2, by + int(bh * 0.18)), C.DIM_TEXT, "center", max_w=bw - 40)
-        self.label(typed + "_", 50 * u, (bx + bw // 2, by + int(bh * 0.5)), C.TEXT, "center", max_w=bw - 40)
-        self.label(self.w("name_keys"), 17 * u, (bx + bw // 2, by + int(bh * 0.84)),
-                   C.DIM_TEXT, "center", max_w=bw - 40)
+        r = self.label(title, title_cap, (bx + bw // 2, by + gap), C.DIM_TEXT, "midtop", max_w=inner)
+        r = self.label(typed + "_", typed_cap, (bx + bw // 2, r[1] + r[3] + gap), C.TEXT, "midtop", max_w=inner)
+        ky = r[1] + r[3] + gap
+        for i, line in enumerate(keys):
+            self.label(line, keys_cap, (bx + bw // 2, ky + int(i * keys_cap * 1.6)), C.DIM_TEXT, "midtop",
+                       max_w=inner)
 
     def message(self, text: str, L: Layout) -> None:
         """A refusal or notice on top of everything: the whole sentence, wrapped, never cut."""
@@ -218,7 +259,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             sentence += "."
         bw = int(w * 0.9)
         inner = bw - int(80 * u)
-        cap, lines = self.fit_wrap(sentence, 34 * u, inner, int(h * 0.5))
+        cap, lines = self.fit_wrap(sentence, self.cap(34), inner, int(h * 0.5))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
         box = ((w - bw) // 2, int(h * 0.1), bw, bh)
@@ -227,9 +268,10 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label(self.w("not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        head = self.label(self.w("not_taken"), self.cap(22), (bx + int(40 * u), by + int(16 * u)), C.GOLD)
+        top = max(by + int(70 * u), head[1] + head[3] + int(8 * u))
         for i, line in enumerate(lines):
-            self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
+            self.label(line, cap, (bx + int(40 * u), top + i * step), C.TEXT, max_w=inner)
 
 
 __all__ = ["KEY_CAP", "Layout", "MESSAGE_SECONDS", "Painter", "Rect", "Screen", "layout_for", "mascot_spots",

@@ -1,8 +1,10 @@
 """Pure screen geometry (no pygame): where each part of a screen goes for one resolution.
 
 Sizes scale with the height (``Layout.unit`` is 1.0 at 1080 lines); text sizes are given as the height of a
-capital letter in pixels at 1080p. :func:`space_rect` and :func:`order_rect` say where a track space or a
-running-order row is drawn, so tests can look at the right pixels.
+capital letter in pixels at 1080p and taken through :meth:`Layout.cap`, which never goes under the smallest
+capital of the screen's size class (:class:`Metrics`: small ~800x480, medium ~720p, large 1080p and up).
+:func:`space_rect` and :func:`order_rect` say where a track space or a running-order row is drawn, so tests
+can look at the right pixels.
 """
 
 from __future__ import annotations
@@ -16,6 +18,34 @@ Rect = tuple[int, int, int, int]
 
 KEY_CAP = 36
 """Capital-letter height in pixels at 1080p of the key information (names, order, money, odds, whose pick)."""
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """A size class's smallest text, as capital heights in pixels: ``min_cap`` for every word drawn,
+    ``badge_cap`` for the state badges, ``call_cap`` for the race call's lines."""
+
+    name: str
+    min_cap: float
+    badge_cap: float
+    call_cap: float
+
+
+SMALL = Metrics("small", 24, 24, 24)
+"""The 7-inch panel (800x480, read from 2 m): every word at least 24 px; the race screen shows less."""
+MEDIUM = Metrics("medium", 18, 20, 20)
+"""720p (1280x720) and sizes like it."""
+LARGE = Metrics("large", 20, 28, 28)
+"""1080p and larger: badges and the race call at least 28 px."""
+
+
+def metrics_for(size: tuple[int, int]) -> Metrics:
+    """The size class of a ``(width, height)`` screen: small under 600 lines or 1000 columns, medium under
+    900 lines, else large."""
+    w, h = size
+    if h < 600 or w < 1000:
+        return SMALL
+    return MEDIUM if h < 900 else LARGE
 
 
 @dataclass(frozen=True)
@@ -33,11 +63,24 @@ class Layout:
     log: Rect
     seats: Rect
     bottom: Rect
+    metrics: Metrics = LARGE
 
     @property
     def unit(self) -> float:
         """One 'point': 1.0 at 1080 lines, scales every size and font."""
         return self.height / 1080.0
+
+    @property
+    def small(self) -> bool:
+        """The 7-inch panel's size class: the screens show less (short forms, fewer panels)."""
+        return self.metrics is SMALL
+
+    def cap(self, at_1080: float, role: str = "text") -> float:
+        """A capital height in pixels: ``at_1080`` scaled to this screen, not under the size class's floor
+        for ``role`` (``text``, ``badge`` or ``call``)."""
+        m = self.metrics
+        floor = {"badge": m.badge_cap, "call": m.call_cap}.get(role, m.min_cap)
+        return max(at_1080 * self.unit, floor)
 
     @property
     def podium(self) -> Rect:
@@ -54,13 +97,22 @@ def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
     w, h = size
     if w < 320 or h < 240:
         raise ValueError(f"screen size {w}x{h} is too small (expected at least 320x240)")
-    return Layout(w, h, track.lanes, track.spaces,
+    metrics = metrics_for(size)
+    if metrics is SMALL:  # the track and the running order; the money below the track; no card or call panel
+        return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
+                      header=_frac(w, h, 0.0, 0.0, 1.0, 0.1),
+                      track=_frac(w, h, 0.04, 0.115, 0.5, 0.35),
+                      order=_frac(w, h, 0.56, 0.115, 0.435, 0.875),
+                      card=(0, 0, 0, 0), log=(0, 0, 0, 0),
+                      seats=_frac(w, h, 0.01, 0.56, 0.54, 0.43),
+                      bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
+    return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
                   header=_frac(w, h, 0.0, 0.0, 1.0, 0.08),
-                  track=_frac(w, h, 0.035, 0.105, 0.595, 0.455),
-                  order=_frac(w, h, 0.655, 0.1, 0.325, 0.5),
-                  card=_frac(w, h, 0.02, 0.62, 0.375, 0.36),
-                  log=_frac(w, h, 0.41, 0.62, 0.23, 0.36),
-                  seats=_frac(w, h, 0.655, 0.62, 0.325, 0.36),
+                  track=_frac(w, h, 0.035, 0.105, 0.55, 0.455),
+                  order=_frac(w, h, 0.605, 0.1, 0.375, 0.5),
+                  card=_frac(w, h, 0.02, 0.62, 0.3, 0.36),
+                  log=_frac(w, h, 0.335, 0.62, 0.255, 0.36),
+                  seats=_frac(w, h, 0.605, 0.62, 0.375, 0.36),
                   bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
 
 
@@ -83,8 +135,8 @@ def space_rect(lane: int, space: int, layout: Layout) -> Rect:
 def order_rect(row: int, layout: Layout) -> Rect:
     """The rect of running-order row ``row`` (0-based, first place first; four rows)."""
     x, y, w, h = layout.order
-    title = round(h * 0.13)
-    row_h = (h - title - round(8 * layout.unit)) // 4
+    title = round(h * {"small": 0.2, "medium": 0.12}.get(layout.metrics.name, 0.11))   # the odds header: two lines
+    row_h = (h - title - round(14 * layout.unit)) // 4
     return (x, y + title + row * row_h, w, row_h)
 
 
@@ -92,10 +144,26 @@ podium_rect = order_rect
 
 
 def mascot_spots(rect: Rect, count: int) -> list[tuple[int, int, int]]:
-    """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, left to right."""
+    """Centres and radius ``(cx, cy, r)`` of ``count`` mascots sharing one space rect, in the grid of columns
+    and rows that gives the largest figures (a figure with its nose is 2.9 r wide and 2 r high); figures never
+    overlap, and all have the same radius. One mascot alone is drawn as large as the space allows."""
     x, y, w, h = rect
-    r = int(min(w / (count + 0.4) / 2, h * 0.34))
-    return [(x + round(w * (j + 1) / (count + 1)), y + h // 2, r) for j in range(count)]
+    if count <= 0:
+        return []
+    if count == 1:   # alone: as large as the space allows (the nose may reach the space ahead)
+        return [(x + w // 2, y + h // 2, int(min(w / 2.5, h * 0.34)))]
+    best = (0.0, 1, 1)
+    for cols in range(1, count + 1):
+        rows = -(-count // cols)
+        r = min(w / cols / 2.9, h / rows / 2.2)
+        if r > best[0]:
+            best = (r, cols, rows)
+    r, cols, rows = best
+    spots = []
+    for j in range(count):
+        c, row = j % cols, j // cols
+        spots.append((x + round(w * (c + 0.5) / cols), y + round(h * (row + 0.5) / rows), int(r)))
+    return spots
 
 
 def space_centre(lane: int, space: int, layout: Layout) -> tuple[int, int]:
@@ -124,11 +192,17 @@ def standing_rect(row: int, rows: int, layout: Layout) -> Rect:
     return (x0, top + row * step, x1 - x0, step - int(14 * u))
 
 
+def betting_band(layout: Layout) -> Rect:
+    """The betting screen's "your pick" band across the top (the join code sits at its right end)."""
+    w, h = layout.width, layout.height
+    return _frac(w, h, 0.02, 0.1, 0.96, 0.19 if layout.small else 0.16)
+
+
 def seat_rows(model: ScreenModel) -> list[SeatView]:
     """The seats ranked by money, most first (ties keep seat order)."""
     return sorted(model.seats, key=lambda s: -s.money)
 
 
-__all__ = ["KEY_CAP", "Layout", "Rect", "card_tile_rect", "layout_for", "standing_rect", "mascot_spots", "order_rect",
-           "podium_rect", "seat_rows",
-           "space_centre", "space_rect"]
+__all__ = ["KEY_CAP", "LARGE", "Layout", "MEDIUM", "Metrics", "Rect", "SMALL", "betting_band", "card_tile_rect",
+           "layout_for", "mascot_spots", "metrics_for", "order_rect", "podium_rect", "seat_rows", "space_centre",
+           "space_rect", "standing_rect"]

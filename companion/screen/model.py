@@ -107,7 +107,8 @@ class FoldView:
 class SeatView:
     """A player's seat: name, money now, money before the last payout (None if not shown), ticket texts
     (e.g. ``"Hurley top, risky"``, ``" x2"`` appended when doubled), ``double_due`` in race 3 while the
-    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``)."""
+    seat still has to mark a ticket to double; ``stacks`` are the tickets' stacks (``hurley``, ``yes``);
+    ``pays_now`` what each ticket would pay (dollars) if the race ended now, while racing (else empty)."""
 
     name: str
     money: int
@@ -115,6 +116,7 @@ class SeatView:
     tickets: tuple[str, ...] = ()
     double_due: bool = False
     stacks: tuple[str, ...] = ()
+    pays_now: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,8 @@ class ScreenModel:
     oldest first (the screen shows the newest lines that fit). ``podium`` is ``(mascot, place)`` pairs.
     ``odds`` maps a mascot to the probabilities of being paid 1st..4th, or None when not known;
     ``odds_stale`` says they were made for an earlier card and newer ones are being computed (drawn dimmed,
-    with an "updating" mark).
+    with an "updating" mark); ``odds_card`` is how many race cards had been revealed when they were made (0
+    before the start; None when not known).
     ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
     ``face_up_total`` is how many face-up cards setup has (0 when not known).
     ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
@@ -196,6 +199,7 @@ class ScreenModel:
     reveals_per_pass: int = 15
     odds: Mapping[str, tuple[float, ...]] | None = None
     odds_stale: bool = False
+    odds_card: int | None = None
     known_cards: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     face_up_total: int = 0
     seats: tuple[SeatView, ...] = ()
@@ -247,6 +251,7 @@ class ScreenFields(TypedDict, total=False):
     reveals_per_pass: int
     odds: Mapping[str, tuple[float, ...]] | None
     odds_stale: bool
+    odds_card: int | None
     known_cards: Mapping[str, tuple[str, ...]]
     face_up_total: int
     seats: tuple[SeatView, ...]

@@ -6,9 +6,12 @@ from __future__ import annotations
 from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
-from companion.screen.model import MascotView, OrderRow, ScreenModel, running_order
+from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
+from companion.screen.race_money import odds_label, word
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
+MASCOT_NAMES = MASCOT_ORDER
+POSITIVE = (90, 220, 110)
 BADGE_FILL = {"FINISHED": C.GOLD, "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
               "OUT": C.OUT}
 
@@ -17,59 +20,107 @@ class RacePanels(Widgets):
     """Draws the race screen's panels (a mixin of the screen's Painter)."""
 
     def running_order(self, model: ScreenModel, L: Layout) -> None:
+        """The running order: per row the position, the mascot, its name, the odds of the paid places that fit
+        (1st, 2nd, 3rd at 1080p; to win on smaller screens) or its paid place, and its state badges below
+        (the most important first, as many as fit; its space last). The odds say which card they belong to and
+        are dimmed with an "updating" mark while newer ones are computed."""
         u = L.unit
-        self.panel(L.order, self.w("running_order"), u)
+        x, y, w, h = L.order
+        pad = int(18 * u)
+        ix, iy, iw, ih = self.panel(L.order, None if model.odds else self.w("running_order"), u)
+        if model.odds:   # the odds' header line says what the panel is: no title above it
+            iy, ih = y + int(14 * u), h - int(28 * u)
+        cap = self.cap(KEY_CAP)
+        name_w = max(self.font(cap).size(m.upper())[0] for m in MASCOT_NAMES)
+        rows = running_order(model)[:4]
+        pos_w = max(self.font(cap).size(f"{r.position}=" if r.tied else str(r.position))[0] for r in rows) \
+            if rows else 0
+        r = int(min(cap * 0.75, 34 * u))
+        nx = x + pad + pos_w + int(14 * u) + int(r * 2.9)
+        col_w = self.font(cap).size("100%")[0] + int(18 * u)
+        room = x + w - pad - (nx + name_w + int(10 * u))
+        cols = max(1, min(3, room // col_w)) if model.odds else 0
+        top, step = order_rect(0, L)[1], order_rect(0, L)[3]
         if model.odds:
-            x, y, w, h = L.order
-            head = self.w("to_win") + (f" · {self.w('updating')}" if model.odds_stale else "")
-            self.label(head, 16 * u, (x + w - int(22 * u), y + int(18 * u)), C.DIM_TEXT, "topright")
-        for i, row in enumerate(running_order(model)[:4]):
-            x, y, w, h = order_rect(i, L)
-            cy = y + h // 2
+            self._odds_head(model, (ix, iy, iw, ih), cols, col_w, x + w - pad, top)
+        iy = top
+        badge = self.cap(17, "badge")
+        for i, row in enumerate(rows):
+            ry = iy + i * step
+            cy = ry + int(cap * 0.73) + int(4 * u)
             if i:
-                self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), y), (x + w - int(16 * u), y),
+                self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), ry), (x + w - int(16 * u), ry),
                                   max(1, int(2 * u)))
             view = next(m for m in model.mascots if m.mascot == row.mascot)
             out = view.status == "dq"
             pos = f"{row.position}=" if row.tied else str(row.position)
-            r = int(min(h * 0.3, 34 * u))
-            mx = x + int(132 * u)
-            self.label(pos, KEY_CAP * 1.2 * u, (x + int(18 * u), cy), C.DIM_TEXT if out else C.TEXT, "midleft",
-                       max_w=mx - r - x - int(30 * u))
+            self.label(pos, cap, (x + pad, cy), C.DIM_TEXT if out else C.TEXT, "midleft")
+            mx = x + pad + pos_w + int(14 * u) + int(r * 1.1)
             self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
                         ring=C.GOLD if view.status == "finished" else None)
-            nx = mx + int(r * 1.7) + int(8 * u)
-            right = self._order_right(model, row, view, (x, y, w, h), u)
-            self.label(row.mascot.upper(), KEY_CAP * u, (nx, y + int(h * 0.36)),
-                       C.DIM_TEXT if out else C.TEXT, "midleft", max_w=right - nx - int(10 * u))
-            bx = nx
-            badges = list(row.badges)
+            right = self._order_right(model, row, view, (x + w - pad, cy), cols, col_w, cap)
+            self.label(row.mascot.upper(), cap, (nx, cy), C.DIM_TEXT if out else C.TEXT, "midleft",
+                       max_w=right - nx - int(10 * u))
+            bx, by = x + pad, ry + int(cap * 1.45) + int(8 * u) + int(badge * 0.92)
+            badges = [(self.w(b) if b in BADGE_FILL else b, BADGE_FILL.get(b, shade(C.PANEL, 1.7))) for b in row.badges]
             if row.space is not None:
-                badges.append(self.w("space", n=row.space))
-            for b in badges:
-                fill = BADGE_FILL.get(b, shade(C.PANEL, 1.7))
-                pr = self.pill(self.w(b) if b in BADGE_FILL else b, 17 * u, (bx, y + int(h * 0.76)), fill)
+                badges.append((self.w("space", n=row.space), shade(C.PANEL, 1.7)))
+            for text, fill in badges:
+                width = self.font(badge).size(text)[0] + int(badge * 1.1)
+                if bx + width > x + w - pad or by + badge * 0.92 > ry + step:
+                    break   # the rest do not fit: the mascot's figure shows it lying flat or turned
+                pr = self.pill(text, badge, (bx, by), fill, role="badge")
                 bx = pr[0] + pr[2] + int(8 * u)
 
-    def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, rect: Rect, u: float) -> int:
-        """The odds (racing) or the paid place (placed) at the right of a row; returns its left edge."""
+    def _odds_head(self, model: ScreenModel, rect: Rect, cols: int, col_w: int, right: int, bottom: int) -> None:
+        """The odds' header above the rows (which end at ``bottom``): which card they belong to (with
+        "updating" while newer ones are computed) beside or under a caption over each column."""
         x, y, w, h = rect
-        right = (x + w - int(22 * u), y + h // 2)
+        cap = self.cap(17)
+        stale = model.odds_stale
+        card = odds_label(self.lang, model.odds_card, model.pass_no, model.reveals_per_pass).upper()
+        texts = [f"{card} · {self.w('updating')}", self.w("updating"), card] if stale and card else \
+            [self.w("updating")] if stale else [card] if card else []
+        heads = [self.w("to_win")] if cols == 1 else [place(self.lang, n).upper() for n in range(1, cols + 1)]
+        left = right - (cols - 1) * col_w - self.font(cap).size(heads[0])[0] - int(cap)
+        for k, text in enumerate(heads):
+            self.label(text, cap, (right - (cols - 1 - k) * col_w, y), C.DIM_TEXT, "topright")
+        colour = C.GOLD if stale else C.DIM_TEXT
+        second = y + int(cap * 1.5)
+        two_lines = second + cap * 1.45 <= bottom
+        for text in texts:   # the longest that fits: beside the captions, else on a line of its own
+            if self.font(cap).size(text)[0] <= left - x:
+                self.label(text, cap, (x, y), colour, max_w=left - x)
+                return
+            if two_lines and self.font(cap).size(text)[0] <= w:
+                self.label(text, cap, (x, second), colour, max_w=w)
+                return
+        # none fits (a long "after pass 1 card 15" on a narrow panel): the figures alone, dimmed if stale
+
+    def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, at: tuple[int, int], cols: int,
+                     col_w: int, cap: float) -> int:
+        """The odds of the paid places (racing) or the paid place (placed) at the right of a row, in ``cols``
+        columns ``col_w`` wide ending at ``at``; returns the left edge of what it drew."""
+        right, cy = at
         if view.place is not None:
             colour = C.GOLD if view.status == "finished" else C.OUT_MARK
-            return self.label(place(self.lang, view.place).upper(), KEY_CAP * u, right, colour, "midright")[0]
-        if model.odds and row.mascot in model.odds:
-            p = model.odds[row.mascot][0]
+            return self.label(place(self.lang, view.place).upper(), cap, (right, cy), colour, "midright")[0]
+        if model.odds and row.mascot in model.odds and cols:
+            places = model.odds[row.mascot]
             colour = C.DIM_TEXT if model.odds_stale else C.TEXT  # dimmed: made for an earlier card
-            return self.label(f"{round(p * 100)}%", KEY_CAP * u, right, colour, "midright")[0]
-        return right[0]
+            left = right
+            for k in range(cols):
+                cx = right - (cols - 1 - k) * col_w
+                left = min(left, self.label(f"{round(places[k] * 100)}%", cap, (cx, cy), colour, "midright")[0])
+            return left
+        return right
 
     def last_card(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
         x, y, w, h = self.panel(L.card, self.w("last_card"), u)
         card = model.last_card
         if card is None:
-            self.label(self.w("no_card"), KEY_CAP * u, (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
+            self.label(self.w("no_card"), self.cap(KEY_CAP), (x + w // 2, y + h // 2), C.DIM_TEXT, "center", max_w=w)
             return
         col = C.colour(card.mascot)
         ink = ink_on(col)
@@ -78,62 +129,82 @@ class RacePanels(Widgets):
         self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
         who = self.w("all") if card.mascot is None else card.mascot.upper()
-        self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
-        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
+        self.label(who, self.cap(22), (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
+        self.label(card.notation, self.cap(64), (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
         if card.code:
-            self.label(card.code, 18 * u, (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
+            self.label(card.code, self.cap(18), (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
         ax = x + tw + int(28 * u)
         aw = x + w - ax
         actions = card.actions or (card.notation[1:],)
         gap = int(16 * u)
         size = int(min(h * 0.42, (aw - gap * (len(actions) - 1)) / max(1, len(actions))))
         words = [action_words(a, self.lang) for a in actions]
-        cap = min(self.fit_cap(wd, 18 * u, size + gap - 4) for wd in words)
+        cap = min(self.fit_cap(wd, self.cap(18), size + gap - 4) for wd in words)
+        under = all(self.font(cap).size(wd)[0] <= size + gap - 4 for wd in words)   # each under its pictogram
+        top = y + size
         for i, act in enumerate(actions):
             bx = ax + i * (size + gap)
             self.pg.draw.rect(self.surface, shade(C.PANEL, 1.5), (bx, y, size, size), border_radius=int(12 * u))
             self.action_icon(act, (bx + size // 10, y + size // 10, size * 8 // 10, size * 8 // 10), col)
-            self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
-        top = y + size + int(44 * u)
+            if under:
+                r = self.label(words[i], cap, (bx + size // 2, y + size + int(10 * u)), C.TEXT, "midtop")
+                top = max(top, r[1] + r[3] + int(8 * u))
+        if not under:   # too long for their pictograms: the words in a row under them, wrapped
+            for line in self.lines_for(", ".join(words), cap, aw):
+                r = self.label(line, cap, (ax, top + int(10 * u)), C.TEXT, max_w=aw)
+                top = r[1] + r[3]
+            top += int(8 * u)
         self._move_lines(model, (ax, top, aw, y + h - top), u)
 
     def _move_lines(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words)."""
+        """``GOBBLER 5 -> 7`` per moved mascot (lane changes and falls in words): in two columns for more
+        than three where each fits its column, and as many as the panel holds."""
         x, y, w, h = rect
         moves = model.moves[:4]
         if not moves:
-            self.label(self.w("nothing_moved"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            self.label(self.w("nothing_moved"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
-        cols = 2 if len(moves) > 3 else 1   # a green card moves everyone: two columns
-        rows = -(-len(moves) // cols)
-        step = min(int(70 * u), h // rows)
-        cap = min(28 * u, step * 0.42)
-        for i, mv in enumerate(moves):
+        cap = self.cap(28)
+        pill = max(self.cap(10), cap * 0.7)
+        line_h = int(max(cap * 1.5, pill * 1.84)) + 2
+        fit = max(1, h // line_h)
+        pieces = [self._move_pieces(mv) for mv in moves]
+        r = int(cap * 0.8)
+        widths = [2 * r + int(10 * u) + sum(self.font(cap).size(a)[0] + self.font(cap).size(b)[0] + cap * 1.4
+                                            + int(34 * u) for a, b in parts)
+                  + (self.font(pill).size(word)[0] + pill * 1.1 if word else 0) for parts, word in pieces]
+        cols = 2 if len(moves) > min(3, fit) and max(widths) <= w // 2 - int(10 * u) else 1
+        rows = min(fit, -(-len(moves) // cols))
+        shown = rows * cols   # as many as the panel holds at the size class's smallest text
+        step = max(line_h, min(int(70 * u), h // rows))
+        for i, (mv, (parts, word)) in enumerate(list(zip(moves, pieces))[:shown]):
             ry = y + (i % rows) * step + int(cap * 0.8)
             cx = x + (i // rows) * (w // cols)
-            r = int(cap * 0.8)
             self.mascot(mv.mascot, cx + r, ry, r)
             cx += 2 * r + int(10 * u)
-            parts = []
-            if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
-                parts.append((str(mv.from_space), str(mv.to_space)))
-            if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
-                parts.append((self.w("lane", n=mv.from_lane), str(mv.to_lane)))
             for a, b in parts:
                 cx = self.label(a, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(a)[0] + int(8 * u)
                 self.arrow((cx, ry), (cx + cap * 1.4, ry), C.GOLD, max(2, int(cap * 0.22)), cap * 0.6)
                 cx += int(cap * 1.4 + 8 * u)
                 cx = self.label(b, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(b)[0] + int(18 * u)
-            if mv.what:
-                word = self.w(mv.what)
+            if word:
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
-                self.pill(word, cap * 0.7, (cx, ry), fill)
+                self.pill(word, pill, (cx, ry), fill)
+
+    def _move_pieces(self, mv: MoveView) -> tuple[list[tuple[str, str]], str]:
+        """One move's ``(from, to)`` pairs (space, lane) and its word (``FELL``), as :meth:`_move_lines` draws."""
+        parts = []
+        if mv.from_space != mv.to_space and mv.what not in ("out", "knocked out", "finished", "placed"):
+            parts.append((str(mv.from_space), str(mv.to_space)))
+        if mv.from_lane != mv.to_lane and mv.what not in ("out", "knocked out", "placed"):
+            parts.append((self.w("lane", n=mv.from_lane), str(mv.to_lane)))
+        return parts, self.w(mv.what) if mv.what else ""
 
     def race_call(self, model: ScreenModel, L: Layout) -> None:
         u = L.unit
         x, y, w, h = self.panel(L.log, self.w("race_call"), u)
-        cap = 17 * u
+        cap = self.cap(17, "call")
         step = int(cap * 1.95)
         n = max(1, h // step)
         rows: list[tuple[str, bool]] = []   # the newest whole lines that fit, long ones wrapped (never shrunk)
@@ -145,25 +216,79 @@ class RacePanels(Widgets):
             rows[:0] = [(part, detail) for part in wrapped]
         for i, (part, detail) in enumerate(rows[-n:]):
             self.label(part, cap, (x + (int(14 * u) if detail else 0), y + i * step),
-                       C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0))
+                       C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0), role="call")
 
     def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        x, y, w, h = self.panel(rect, self.w("money"), u)
+        """Each seat's money (most first) and what its tickets would pay if the race ended now: in total beside
+        the money, and ticket by ticket under it (``HURLEY TOP: +$10``) where there is room for every ticket;
+        otherwise one line per seat, in two columns for more than four seats."""
+        x, y, w, h = rect
         rows = seat_rows(model)
+        racing = any(s.pays_now for s in rows)
+        small = self.layout is not None and self.layout.small
+        self.pg.draw.rect(self.surface, C.PANEL, rect, border_radius=int(14 * u))
+        pad = int(18 * u)
+        tcap = self.cap(20)
+        title = self.label(self.w("money"), tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT)
+        if racing:
+            key = "now" if small else "if_ended_now"
+            self.label(word(self.lang, key).upper(), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
+                       max_w=x + w - pad - (title[0] + title[2]) - int(20 * u))
+        top = title[1] + title[3] + int(4 * u)
         if not rows:
             return
-        cols = 1 if len(rows) <= 5 else 2
+        cap = self.cap(26)
+        line = int(cap * 1.5)
+        pill = self.cap(18)
+        pill_h = int(pill * 1.84) + int(4 * u)
+        gap = int(30 * u)
+        room = y + h - pad - top
+        tickets = {s.name: [short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
+                            for k, t in enumerate(s.tickets)] for s in rows}
+        cols, full = 1 if len(rows) <= 4 else 2, False
+        if racing:   # the full form where every ticket fits: one column, else two
+            for n in (1, 2):
+                per = -(-len(rows) // n)
+                cw = (w - 2 * pad - gap * (n - 1)) // n
+                lines = [self.pill_lines(v, pill, cw, u) for v in tickets.values()]
+                if all(lines) and per * (line + max(len(k) for k in lines) * pill_h) <= room:
+                    cols, full = n, True
+                    break
         per_col = -(-len(rows) // cols)
-        step = min(int(74 * u), h // per_col)
-        cap = min(KEY_CAP * u, step * 0.5)
-        cw = (w - int(30 * u) * (cols - 1)) // cols
-        money_w = max(self.font(cap).size(f"${s.money}")[0] for s in rows) + int(16 * u)
-        cap = max(cap * 0.6, min(self.fit_cap(s.name.upper(), cap, cw - money_w) for s in rows))
+        step = room // per_col
+        cw = (w - 2 * pad - gap * (cols - 1)) // cols
         for i, seat in enumerate(rows):
-            cx = x + (i // per_col) * (cw + int(30 * u))
-            cy = y + (i % per_col) * step + step // 2
-            amount = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")
-            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=amount[0] - cx - int(16 * u))
+            cx = x + pad + (i // per_col) * (cw + gap)
+            ry = top + (i % per_col) * step
+            cy = ry + line // 2
+            right = self.label(f"${seat.money}", cap, (cx + cw, cy), C.GOLD, "midright")[0]
+            if seat.pays_now:
+                total = sum(seat.pays_now)
+                colour = POSITIVE if total > 0 else C.OUT_MARK if total < 0 else C.DIM_TEXT
+                right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright")[0]
+            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
+            if full:
+                for n, row in enumerate(self.pill_lines(tickets[seat.name], pill, cw, u)):
+                    for k, px in row:
+                        stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
+                        self.pill(tickets[seat.name][k], pill, (cx + px, ry + line + n * pill_h),
+                                  _stack_colour(stack), anchor="topleft")
 
 
-__all__ = ["RacePanels"]
+def short_ticket(text: str) -> str:
+    """A ticket's text without its side (what it pays says that): ``"Hurley top, risky x2"`` -> ``"HURLEY TOP x2"``."""
+    head, _, rest = text.partition(",")
+    return head.upper() + (" x2" if rest.endswith(" x2") else "")
+
+
+def _dollars(amount: int) -> str:
+    """``12`` -> ``"+$12"``, ``-5`` -> ``"-$5"``, ``0`` -> ``"$0"``."""
+    return f"{'+' if amount > 0 else '-' if amount < 0 else ''}${abs(amount)}"
+
+
+def _stack_colour(stack: str) -> tuple[int, int, int]:
+    """A ticket stack's colour: the mascot's, white for YES, grey for NO."""
+    return C.COLOURS.get(stack, C.TEXT if stack == "yes" else C.DIM_TEXT)
+
+
+__all__ = ["RacePanels", "short_ticket"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.screen.model import SCREENS, ScreenModel, from_race
+from companion.screen.model import SCREENS, ScreenModel, SeatView, from_race
 
 if TYPE_CHECKING:
     from companion.rules import Event, Race
@@ -103,6 +103,21 @@ def sample_moment(screen: str, language: str = "en") -> ScreenModel:
     return replace(model, moments=moments, moment_at=0.0)
 
 
+def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
+    """The demo game's seats with their race-2 tickets and what each would pay if ``race`` ended now."""
+    from companion.screen.race_money import pays_now
+    from companion.screen.table_model import seat_name, ticket_text
+    from companion.view.table_view import build
+    table = sample_table("payouts")
+    view = build(table, names=SAMPLE_NAMES)
+    assert table.game is not None, "the payouts sample has a game"
+    return tuple(SeatView(seat_name(s.seat, view, language), s.money, None,
+                          tuple(ticket_text(b, language) for b in s.tickets), False,
+                          tuple(b.ticket.stack for b in s.tickets),
+                          pays_now(s.tickets, race, None, table.game.ticket_table, 2))
+                 for s in view.seats)
+
+
 def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
     """A sample state for ``screen`` (one of :data:`SCREENS`, or of
     ``companion.screen.moments.MOMENT_SCREENS``: :func:`sample_moment`); ``cards`` replace the sample race's
@@ -122,9 +137,10 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
                            form=SAMPLE_FORM)
     if screen == "race":
         race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
-        seats = from_table(sample_table("payouts")).seats
+        seats = _race_seats(race, language)
         return from_race(race, log=tuple(racecall.call(events)), seats=seats, players=len(seats), race_no=2,
-                         odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
+                         odds=None if race.is_over else SAMPLE_ODDS, odds_card=None if race.is_over else
+                         len(race.cards), status=SAMPLE_STATUS, language=language)
     table = sample_table(screen)
     model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
                        form=SAMPLE_FORM if screen == "setup" else None)

@@ -6,9 +6,10 @@ import math
 
 from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
-from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
+from companion.screen.layout import KEY_CAP, Layout, Rect, betting_band, seat_rows, standing_rect
 from companion.screen.model import MASCOT_ORDER, ScreenModel
 from companion.colours import RGB
+from companion.screen.race_panels import short_ticket
 from companion.screen.widgets import Widgets, ink_on, shade
 
 POSITIVE = (90, 220, 110)
@@ -35,86 +36,125 @@ class OtherScreens(Widgets):
 
     def odds_list(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each mascot's chance to win, large, in a 2x2 grid."""
-        x, y, w, h = self.panel(rect, self.w("chance"), u)
+        title_w = rect[2] - 2 * int(18 * u)
+        title = self.w("chance")
+        if self.font(self.cap(20)).size(title)[0] > title_w:
+            title = self.w("to_win")   # the shorter caption on a narrow panel
+        x, y, w, h = self.panel(rect, title, u)
         if not model.odds:
-            self.label(self.w("not_known"), 24 * u, (x, y), C.DIM_TEXT, max_w=w)
+            self.label(self.w("not_known"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
-        if model.odds_stale:  # made for an earlier card: dimmed, with a small mark
+        mark = self.w("updating")
+        if model.odds_stale and self.font(self.cap(20)).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
+                + int(30 * u) <= title_w:   # made for an earlier card: dimmed, with a small mark where it fits
             rx, ry, rw, rh = rect
-            self.label(self.w("updating"), 16 * u, (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
+            self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
         names = [n for n in MASCOT_ORDER if n in model.odds]
-        cw, ch = w // 2, h // 2
+        across = 4 if h < self.cap(KEY_CAP) * 3.2 else 2   # a short panel: the four in one row
+        cw, ch = w // across, h // (4 // across)
         for i, name in enumerate(names):
-            cx, cy = x + (i % 2) * cw, y + (i // 2) * ch + ch // 2
+            cx, cy = x + (i % across) * cw, y + (i // across) * ch + ch // 2
             r = int(min(ch * 0.34, 30 * u))
             self.mascot(name, cx + r, cy, r)
-            self.label(f"{round(model.odds[name][0] * 100)}%", KEY_CAP * u, (cx + int(r * 2.6), cy),
+            self.label(f"{round(model.odds[name][0] * 100)}%", self.cap(KEY_CAP), (cx + int(r * 2.6), cy),
                        C.DIM_TEXT if model.odds_stale else C.TEXT, "midleft", max_w=cw - int(r * 2.8))
 
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        self.label("HOT STREAK", 150 * u, (w // 2, int(h * 0.27)), C.GOLD, "center", max_w=int(w * 0.9))
-        self.label(self.w("caller"), 30 * u, (w // 2, int(h * 0.4)), C.DIM_TEXT, "center")
+        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * 0.25)), C.GOLD, "center", max_w=int(w * 0.9))
+        self.label(self.w("caller"), self.cap(30), (w // 2, title[1] + title[3] + int(8 * u)), C.DIM_TEXT, "midtop")
         r = int(70 * u)
+        cap = self.cap(KEY_CAP)
+        col = int(w * 0.2)
+        if max(self.font(cap).size(n.upper())[0] for n in MASCOT_ORDER) > col - int(10 * u):
+            col = int(w * 0.24)   # narrow screens: the four mascots closer to the edges
         for i, name in enumerate(MASCOT_ORDER):
-            cx = int(w * (0.2 + 0.2 * i))
+            cx = w // 2 + int((i - 1.5) * col)
             cy = int(h * 0.58 + math.sin(now * 3.0 + i) * 14 * u)
             self.mascot(name, cx, cy, r)
-            self.label(name.upper(), KEY_CAP * u, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
-                       max_w=int(w * 0.19))
-        self.label(self.w("scan_new"), KEY_CAP * u, (w // 2, int(h * 0.88)), C.TEXT,
-                   "center", max_w=int(w * 0.92))
+            self.label(name.upper(), cap, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
+                       max_w=col - int(10 * u))
+        bottom = int(h * 0.955 - self.cap(30) * 0.85) if model.form else int(h * 0.98)
+        lines = self.lines_for(self.w("scan_new"), cap, int(w * 0.92))
+        top = max(int(h * 0.58) + int(r * 1.5) + int(cap * 1.7), int(h * 0.88) - int(cap * 0.8) * len(lines))
+        for k, line in enumerate(lines):   # a long one on two lines, never shrunk under the size class
+            self.label(line, cap, (w // 2, min(top, bottom - int(cap * 1.6) * len(lines)) + k * int(cap * 1.6)),
+                       C.TEXT, "midtop", max_w=int(w * 0.96))
         if model.form:  # past games: "Mum has won 4 of the last 10"
-            self.label(model.form, 30 * u, (w // 2, int(h * 0.955)), C.GOLD, "center", max_w=int(w * 0.92))
+            self.label(model.form, self.cap(30), (w // 2, int(h * 0.955)), C.GOLD, "center", max_w=int(w * 0.92))
 
     def screen_setup(self, model: ScreenModel, L: Layout, now: float) -> None:
+        """The face-up cards scanned (a column per mascot and one for green), the chance to win, the players
+        and what to do. The 7-inch panel keeps the cards, the chance to win and the players; with the phone
+        page on, the join code takes the chance to win's place (``companion.screen.qr``)."""
         u = L.unit
         cols = (*MASCOT_ORDER, "green")
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
-        cw = aw // len(cols)
         total = sum(len(v) for v in model.known_cards.values())
         known = self.w("known_of", n=total, m=model.face_up_total) if model.face_up_total else self.w("known", n=total)
-        self.label(known, 22 * u, (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        if L.small:
+            x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.6, 0.7 if model.join_url else 0.88), known, u)
+        else:
+            x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.6), self.w("face_up"), u)
+            self.label(known, self.cap(22), (x + aw, y - int(34 * u)), C.TEXT, "topright")
+        cw = aw // len(cols)
+        r = int(32 * u)
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
-            r = int(32 * u)
-            if name == "green":
+            if name == "green":   # a disc with the green cards' letter (a figure, like the mascots' letters)
                 self.pg.draw.circle(self.surface, C.colour("green"), (cx, y + r), r)
-                self.label("A", r * 0.95, (cx, y + r), C.BACKGROUND, "center")
+                letter = self.text("A", r * 0.95, C.BACKGROUND)
+                self.surface.blit(letter, letter.get_rect(center=(cx, y + r)))
             else:
                 self.mascot(name, cx, y + r, r)
             cards = model.known_cards.get(name, ())
-            step = min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
+            note_cap = self.cap(28)
+            step = max(int(note_cap * 1.6), min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards))))
             col = C.colour(name)
+            tw = cw - 2 if L.small else int(cw * 0.8)
             for j, note in enumerate(cards):   # each known card as a small card in its colour
-                tile = (cx - int(cw * 0.4), y + 2 * r + int(20 * u) + j * step, int(cw * 0.8), int(step * 0.84))
+                tile = (cx - tw // 2, y + 2 * r + int(20 * u) + j * step, tw, int(step * 0.9))
                 self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
-                self.label(note, min(28 * u, step * 0.4), (cx, tile[1] + tile[3] // 2), ink_on(col), "center",
-                           max_w=tile[2] - int(12 * u))
+                self.label(note, max(self.min_cap, min(note_cap, step * 0.4)), (cx, tile[1] + tile[3] // 2),
+                           ink_on(col), "center", max_w=tile[2] - (0 if L.small else int(6 * u)))
+        if L.small:
+            if not model.join_url:
+                self.odds_list(model, _frac(L, 0.64, 0.1, 0.34, 0.3), u)
+            top = 0.48 if model.join_url else 0.42   # under the join code, or under the chance to win
+            self.players(model, _frac(L, 0.64, top, 0.34, 0.98 - top), u)
+            return
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
         hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))
         hx, hy, hw, hh = self.panel(hint, self.w("what_to_do"), u)
         if model.form:  # past games: "Mum has won 4 of the last 10", at the foot of the hint panel
-            form = self.label(model.form, 24 * u, (hx, hy + hh), C.GOLD, "bottomleft", max_w=hw)
+            form = self.label(model.form, self.cap(24), (hx, hy + hh), C.GOLD, "bottomleft", max_w=hw)
             hh = form[1] - hy - int(8 * u)
-        self.wrap(say(self.lang, "setup_help"), 26 * u, (hx, hy, hw, hh), C.TEXT)
+        self.wrap(say(self.lang, "setup_help"), self.cap(26), (hx, hy, hw, hh), C.TEXT)
 
     def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The players by name with their money (seat order), and the keyboard hint for names."""
         x, y, w, h = self.panel(rect, self.w("players"), u)
+        hint_cap = self.cap(15)
+        hint = self.lines_for(self.w("name_key"), hint_cap, w)   # at the foot, on two lines when it is long
+        hint_h = int(len(hint) * hint_cap * 1.6)
         n = max(1, len(model.seats))
-        step = min(int(76 * u), (h - int(40 * u)) // n)
-        cap = min(KEY_CAP * u, step * 0.5)
+        if (h - hint_h - int(8 * u)) // n < self.min_cap * 1.5:
+            hint, hint_h = [], 0   # no room for the keyboard hint (the 7-inch panel): the players first
+        step = max(int(self.min_cap * 1.5), min(int(76 * u), (h - hint_h - int(8 * u)) // n))
+        cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.6))
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
             amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
             self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
-        self.label(self.w("name_key"), 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
+        for k, line in enumerate(hint):
+            self.label(line, hint_cap, (x, y + h - hint_h + int(k * hint_cap * 1.6)), C.DIM_TEXT, max_w=w)
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
+        """The draft: whose pick (and the double to mark) in a band, the ticket stacks as a table, the side bet,
+        the chance to win and each seat's tickets. The 7-inch panel keeps the band and the stacks, with each
+        mascot's chance to win in the table."""
         u = L.unit
-        band = _frac(L, 0.02, 0.1, 0.96, 0.14)
+        band = betting_band(L)
         self.pg.draw.rect(self.surface, shade(C.GOLD, 0.3), band, border_radius=int(14 * u))
         bx, by, bw, bh = band
         sub = None
@@ -126,84 +166,136 @@ class OtherScreens(Widgets):
             prompt, colour = self.w("add_cards"), C.TEXT
         else:
             prompt, colour = self.w("draft_done"), C.TEXT
-        mid = by + (bh * 2 // 5 if sub else bh // 2)
-        self.label(prompt, 50 * u, (bx + bw // 2, mid), colour, "center", max_w=bw - int(40 * u))
-        if sub:
-            self.label(sub.upper(), 20 * u, (bx + bw // 2, by + bh * 4 // 5), C.TEXT, "center", max_w=bw - int(40 * u))
-        self.stacks(model, _frac(L, 0.02, 0.26, 0.62, 0.4), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.26, 0.325, 0.2), self.w("side_bet"), u)
-        self.wrap(model.side_bet or say(self.lang, "no_side_card"), 24 * u, (sx, sy, sw, sh),
+        from companion.screen.qr import band_room
+        room = bw - band_room(self, model, L) - int(40 * u)   # the join code at the band's right end, when shown
+        pad = int(10 * u)
+        sub_cap = self.cap(22)
+        sub_lines = self.lines_for(sub.upper(), sub_cap, room) if sub else []
+        sub_h = int(len(sub_lines) * sub_cap * 1.55)
+        cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
+        if sub_lines and cap * 1.45 + sub_h > bh - 2 * pad:
+            sub_lines, sub_h = [], 0   # no room for the double's note (the 7-inch panel): the phones say it
+            cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad) / 1.55))
+        cx = bx + int(20 * u) + room // 2
+        top = by + (bh - int(cap * 1.45) - sub_h) // 2
+        prompt_lines = self.lines_for(prompt, cap, room)
+        if len(prompt_lines) > 1 and not sub_lines and len(prompt_lines) * cap * 1.55 <= bh - 2 * pad:
+            top = by + (bh - int(len(prompt_lines) * cap * 1.55)) // 2   # a long prompt on two lines
+        else:
+            prompt_lines = [prompt]
+        for k, line in enumerate(prompt_lines):
+            self.label(line, cap, (cx, top + int(k * cap * 1.55)), colour, "midtop", max_w=room)
+        for k, line in enumerate(sub_lines):
+            self.label(line, sub_cap, (cx, top + int(cap * 1.55) + int(k * sub_cap * 1.55)), C.TEXT, "midtop",
+                       max_w=room)
+        below = (by + bh) / L.height + 0.02
+        if L.small:
+            self.stacks(model, _frac(L, 0.02, below, 0.96, 0.98 - below), u, odds=True)
+            return
+        self.stacks(model, _frac(L, 0.02, below, 0.6, 0.66 - below), u)
+        sx, sy, sw, sh = self.panel(_frac(L, 0.635, below, 0.345, 0.5 - below), self.w("side_bet"), u)
+        self.wrap(model.side_bet or say(self.lang, "no_side_card"), self.cap(24), (sx, sy, sw, sh),
                   C.TEXT if model.side_bet else C.DIM_TEXT)
-        self.odds_list(model, _frac(L, 0.655, 0.48, 0.325, 0.18), u)
+        self.odds_list(model, _frac(L, 0.635, 0.52, 0.345, 0.14), u)
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
-    def stacks(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """Each ticket stack as it is: the tickets left (drawn and counted), the top ticket and its pay."""
-        x, y, w, h = self.panel(rect, self.w("stacks"), u)
+    def stacks(self, model: ScreenModel, rect: Rect, u: float, odds: bool = False) -> None:
+        """The ticket stacks as a table, a row per stack: its name, the tickets left, the top ticket's level
+        and what it pays safe and risky (per paid place; right / wrong for YES and NO), and with ``odds``
+        each mascot's chance to win. Columns that do not fit are left out, the tickets left first."""
+        title = self.w("stacks")
+        if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
+            title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
+        x, y, w, h = self.panel(rect, title, u)
         if not model.stacks:
             return
-        sw = w // len(model.stacks)
-        for i, st in enumerate(model.stacks):
-            cx = x + i * sw + sw // 2
-            col = stack_colour(st.stack)
-            tw, th = int(sw * 0.78), int(30 * u)
-            base = y + int(h * 0.4)
-            for k in range(st.left):
-                r = (cx - tw // 2, base - (k + 1) * int(th * 1.25), tw, th)
-                self.pg.draw.rect(self.surface, col, r, border_radius=int(6 * u))
-                self.pg.draw.rect(self.surface, C.BACKGROUND, r, width=max(1, int(2 * u)), border_radius=int(6 * u))
-            if st.left == 0:
-                self.label(self.w("empty"), 18 * u, (cx, base - th), C.DIM_TEXT, "midbottom")
-            title = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
-            self.label(title, 22 * u, (cx, base + int(14 * u)), col, "midtop", max_w=sw - 8)
-            self.label(self.w("left", n=st.left), KEY_CAP * u, (cx, base + int(56 * u)), C.TEXT, "midtop", max_w=sw - 8)
-            if st.top:
-                ty = base + int(112 * u)
-                self.label(self.w(st.top), 16 * u, (cx, ty), C.DIM_TEXT, "midtop", max_w=sw - 8)
-                safe = self.w("safe") + " " + pays_text(st.stack, st.safe)
-                self.label(safe, 17 * u, (cx, ty + int(30 * u)), C.TEXT, "midtop", max_w=sw - 10)
-                risky = self.w("risky") + " " + pays_text(st.stack, st.risky)
-                self.label(risky, 17 * u, (cx, ty + int(60 * u)), C.GOLD, "midtop", max_w=sw - 10)
+        cap = self.cap(26)
+        gap = int(24 * u) + 8
+        step = max(int(cap * 1.5), min(int(cap * 2.2), (h - int(cap * 1.6)) // (len(model.stacks) + 1)))
+        rows = []
+        for st in model.stacks:
+            name = self.w(st.stack) if st.stack in ("yes", "no") else st.stack.upper()
+            win = ""
+            if odds and model.odds and st.stack in model.odds:
+                win = f"{round(model.odds[st.stack][0] * 100)}%"
+            rows.append((st, [name, self.w("left", n=st.left), self.w(st.top) if st.top else self.w("empty"),
+                              pays_text(st.stack, st.safe) if st.top else "",
+                              pays_text(st.stack, st.risky) if st.top else "", win]))
+        heads = ["", "", "", self.w("safe"), self.w("risky"), self.w("to_win") if odds and model.odds else ""]
+        widths = [max(self.font(cap).size(t)[0] for t in [heads[c]] + [r[1][c] for r in rows]) for c in range(6)]
+        shown = [c for c in range(6) if widths[c]]
+        for drop in (1, 2, 5):   # the tickets left are on the table, the level is in the pays: the first to go
+            if sum(widths[c] for c in shown) + gap * (len(shown) - 1) <= w:
+                break
+            if drop == 5 and 5 in shown:   # the chance to win beside the stack's name, captioned above it
+                heads[0], heads[5] = heads[5], ""
+                for _, cells in rows:
+                    cells[0], cells[5] = (f"{cells[0]} {cells[5]}" if cells[5] else cells[0]), ""
+                widths[0] = max(self.font(cap).size(t)[0] for t in [heads[0]] + [r[1][0] for r in rows])
+            if drop in shown:
+                shown.remove(drop)
+        xs, cx = {}, x
+        for c in shown:
+            xs[c] = cx
+            cx += widths[c] + gap
+        for c in shown:
+            if heads[c]:
+                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT)
+        for k, (st, cells) in enumerate(rows):
+            ry = y + step * (k + 1)
+            colours = [stack_colour(st.stack), C.TEXT, C.DIM_TEXT, C.TEXT, C.GOLD,
+                       C.DIM_TEXT if model.odds_stale else C.TEXT]
+            for c in shown:
+                if cells[c]:
+                    self.label(cells[c], cap, (xs[c], ry), colours[c])
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """Each seat's name, money and drafted tickets (x2 when doubled; a note while a double is due)."""
+        """A row per seat: its name and money, then its drafted tickets (x2 when doubled; a note while a
+        double is due), the drafter's row outlined in gold; tickets without their side where they do not fit."""
         x, y, w, h = self.panel(rect, self.w("tickets"), u)
         seats = model.seats
         if not seats:
             return
-        per_row = min(len(seats), 4)
-        rows = -(-len(seats) // per_row)
-        cw, rh = w // per_row, h // rows
+        step = h // len(seats)
+        cap = max(self.min_cap, min(self.cap(KEY_CAP * 0.8), step / 1.6))
+        tcap = max(self.min_cap, min(self.cap(21), step / 1.9))
+        name_w = max(self.font(cap).size(s.name.upper())[0] for s in seats)
+        money_w = max(self.font(cap).size(f"${s.money}")[0] for s in seats)
+        tx = x + name_w + money_w + int(60 * u)
         for i, seat in enumerate(seats):
-            cx, cy = x + (i % per_row) * cw, y + (i // per_row) * rh
-            cap = min(KEY_CAP * u, rh * 0.16)
-            if model.whose_pick and seat.name == model.whose_pick:   # the drafter's column, outlined in gold
-                pad = int(8 * u)
-                self.pg.draw.rect(self.surface, C.GOLD, (cx - pad, cy - pad, cw - int(14 * u), rh),
+            ry = y + i * step
+            cy = ry + step // 2
+            if model.whose_pick and seat.name == model.whose_pick:   # the drafter's row, outlined in gold
+                self.pg.draw.rect(self.surface, C.GOLD, (x - int(8 * u), ry, w + int(16 * u), step),
                                   width=max(2, int(4 * u)), border_radius=int(10 * u))
-            amount = self.label(f"${seat.money}", cap, (cx + cw - int(34 * u), cy), C.GOLD, "topright")
-            self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, max_w=amount[0] - cx - int(10 * u))
-            ty = cy + int(cap * 1.9)
-            for k, t in enumerate(seat.tickets):
-                fill = stack_colour(seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower())
-                tcap = min(21 * u, rh * 0.1)
-                self.pill(t.upper(), tcap, (cx, ty), fill, anchor="topleft")
-                ty += int(tcap * 2.3)
+            self.label(seat.name.upper(), cap, (x + int(6 * u), cy), C.TEXT, "midleft")
+            self.label(f"${seat.money}", cap, (tx - int(30 * u), cy), C.GOLD, "midright")
+            texts = [t.upper() for t in seat.tickets]
             if seat.double_due:
-                self.label(self.w("mark_double"), min(21 * u, rh * 0.1), (cx, ty + int(4 * u)), C.GOLD)
+                texts.append(self.w("mark_double"))
+            lines = self.pill_lines(texts, tcap, x + w - tx, u)
+            if len(lines) != 1 and seat.tickets:
+                texts = [short_ticket(t) for t in seat.tickets] + texts[len(seat.tickets):]
+                lines = self.pill_lines(texts, tcap, x + w - tx, u)
+            for k, px in (lines[0] if len(lines) == 1 else []):
+                due = k >= len(seat.tickets)
+                stack = "" if due else seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
+                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack))
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
-        x, y, aw, ah = self.panel(_frac(L, 0.02, 0.1, 0.62, 0.88), self.w("payouts_after", n=model.race_no), u)
+        # the 7-inch panel: the seats across the top, the places and the side bet's answer side by side below
+        seats_rect = _frac(L, 0.02, 0.1, 0.96, 0.43) if L.small else _frac(L, 0.02, 0.1, 0.62, 0.88)
+        x, y, aw, ah = self.panel(seats_rect, self.w("payouts_after", n=model.race_no), u)
         rows = seat_rows(model)
         n = max(1, len(rows))
         step = min(int(150 * u), ah // n)
-        cap = min(KEY_CAP * u, step * 0.3)
+        cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.3))
         for i, seat in enumerate(rows):
             ry = y + i * step
             if i:
                 self.pg.draw.line(self.surface, C.BACKGROUND, (x, ry - int(6 * u)), (x + aw, ry - int(6 * u)), 2)
-            self.label(str(i + 1), cap * 1.2, (x, ry + int(cap * 0.2)), C.DIM_TEXT)
+            self.label(str(i + 1), cap * (1.0 if L.small else 1.2), (x, ry + int(cap * 0.2)), C.DIM_TEXT)
             nx = x + int(cap * 1.8)
             after = self.label(f"${seat.money}", cap, (x + aw, ry + int(cap * 0.2)), C.GOLD, "topright")
             if seat.money_before is not None:
@@ -212,20 +304,39 @@ class OtherScreens(Widgets):
                 text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
-            tx, ty, tcap = nx, ry + int(cap * 2.3), min(19 * u, cap * 0.5)
-            for k, t in enumerate(seat.tickets or (say(self.lang, "no_tickets"),)):
-                if tx > nx and tx + self.font(tcap).size(t.upper())[0] + tcap * 1.2 > x + aw:
-                    tx, ty = nx, ty + int(tcap * 2.4)
-                stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
-                pr = self.pill(t.upper(), tcap, (tx, ty), stack_colour(stack), anchor="topleft")
-                tx = pr[0] + pr[2] + int(12 * u)
-        self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), u)
-        sx, sy, sw, sh = self.panel(_frac(L, 0.655, 0.62, 0.325, 0.36), self.w("side_bet"), u)
-        used = self.wrap(model.side_bet or say(self.lang, "no_side_bet"), 24 * u, (sx, sy, sw, int(sh * 0.5)), C.TEXT)
+            tcap, ty = self.cap(19), ry + int(cap * 1.6) + int(10 * u)
+            texts = [t.upper() for t in seat.tickets] or [say(self.lang, "no_tickets").upper()]
+            lines = self.pill_lines(texts, tcap, x + aw - nx, u)
+            fits = ty + len(lines) * int(tcap * 2.2) <= ry + step - int(8 * u)
+            if seat.tickets and not (lines and fits):   # short: "GOBBLER TOP: +7", what it paid says the side
+                texts = [short_ticket(t.partition(":")[0]) + (":" + t.partition(":")[2] if ":" in t else "")
+                         for t in seat.tickets]
+                lines = self.pill_lines(texts, tcap, x + aw - nx, u)
+                if ty + len(lines) * int(tcap * 2.2) > ry + step - int(8 * u):
+                    lines = []   # no room for the tickets (the 7-inch panel): the money and its change only
+            for li, line in enumerate(lines):
+                for k, px in line:
+                    t = seat.tickets[k] if seat.tickets else texts[k]
+                    stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
+                    self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
+                              anchor="topleft")
+        if L.small:
+            places, side = _frac(L, 0.02, 0.545, 0.47, 0.445), _frac(L, 0.51, 0.545, 0.47, 0.445)
+        else:
+            places, side = _frac(L, 0.655, 0.1, 0.325, 0.5), _frac(L, 0.655, 0.62, 0.325, 0.36)
+        self.places(model, places, u)
+        sx, sy, sw, sh = self.panel(side, self.w("side_bet"), u)
+        question = model.side_bet or say(self.lang, "no_side_bet")
+        used = 0
+        if self.wraps_in(question, self.cap(24), sw, int(sh * 0.5)):   # the 7-inch panel: the answer only
+            used = self.wrap(question, self.cap(24), (sx, sy, sw, int(sh * 0.5)), C.TEXT)
         if model.side_bet_answer is not None:
             word, fill = ((self.w("happened"), POSITIVE) if model.side_bet_answer
                           else (self.w("not_happened"), C.OUT_MARK))
-            self.pill(word, KEY_CAP * u * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
+            pcap = self.cap(KEY_CAP * 0.85)
+            if self.font(pcap).size(word)[0] + pcap * 1.1 > sw:   # too long for the panel: YES or NO
+                word = self.w("yes" if model.side_bet_answer else "no")
+            self.pill(word, pcap, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The race's paid places, best first."""
@@ -233,27 +344,30 @@ class OtherScreens(Widgets):
         status = {m.mascot: m.status for m in model.mascots}
         rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
         step = h // 4
+        cap = self.cap(KEY_CAP)
+        r = int(min(step * 0.32, 32 * u))
+        mx = x + max(int(150 * u), max((self.font(cap).size(ordinal_in(self.lang, p).upper())[0]
+                                        for _, p in rows), default=0) + int(r * 1.4))
         for i, (name, place) in enumerate(rows):
             cy = y + i * step + step // 2
             out = status.get(name) == "dq"
-            self.label(ordinal_in(self.lang, place).upper(), KEY_CAP * u, (x, cy), C.GOLD if place == 1 else C.TEXT,
+            self.label(ordinal_in(self.lang, place).upper(), cap, (x, cy), C.GOLD if place == 1 else C.TEXT,
                        "midleft")
-            r = int(min(step * 0.32, 32 * u))
-            self.mascot(name, x + int(150 * u), cy, r, out=out)
+            self.mascot(name, mx, cy, r, out=out)
             label = name.upper() + (" DQ" if out else "")
-            self.label(label, KEY_CAP * u, (x + int(150 * u) + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,
-                       "midleft", max_w=w - int(150 * u) - int(r * 1.8))
+            self.label(label, cap, (mx + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,
+                       "midleft", max_w=x + w - mx - int(r * 1.8))
 
     def screen_game_over(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        self.label(self.w("final"), 60 * u, (w // 2, int(h * 0.15)), C.GOLD, "center")
+        self.label(self.w("final"), self.cap(60), (w // 2, int(h * 0.15)), C.GOLD, "center")
         rows = model.standings
         for i, st in enumerate(rows):
             box = standing_rect(i, len(rows), L)
             x0, ry, bw, bh = box
             x1 = x0 + bw
             step = bh + int(14 * u)
-            cap = min(KEY_CAP * 1.15 * u, step * 0.3)
+            cap = max(self.min_cap, min(self.cap(KEY_CAP * 1.15), step * 0.3))
             self.pg.draw.rect(self.surface, shade(C.GOLD, 0.28) if st.place == 1 else C.PANEL, box,
                               border_radius=int(14 * u))
             shared = sum(o.place == st.place for o in rows) > 1
@@ -263,9 +377,10 @@ class OtherScreens(Widgets):
             money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ry + int(step * 0.12)), C.GOLD, "topright")
             self.label(st.name.upper(), cap, (nx, ry + int(step * 0.12)), C.TEXT, max_w=money[0] - nx - int(20 * u))
             line = st.line or (model.life_outcome if i == 0 else "")
-            if line:
-                self.label(line, min(26 * u, cap * 0.65), (nx, ry + int(step * 0.12) + int(cap * 1.8)), C.DIM_TEXT,
-                           max_w=x1 - nx - int(24 * u))
+            lcap = max(self.min_cap, min(self.cap(26), cap * 0.65))
+            ly = ry + int(step * 0.12) + int(cap * 1.45) + int(6 * u)
+            if line and self.font(lcap).size(line)[0] <= x1 - nx - int(24 * u) and ly + lcap * 1.45 <= ry + bh:
+                self.label(line, lcap, (nx, ly), C.DIM_TEXT, max_w=x1 - nx - int(24 * u))   # only where it fits
 
 
 __all__ = ["OtherScreens", "pays_text"]

@@ -133,7 +133,7 @@ class ScreenSink(NullSink):
         self._drawn = drawn
         from companion.screen.table_model import from_view
         model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
-                          odds=view.odds_shown, odds_stale=view.odds_stale, status=status,
+                          odds=view.odds_shown, odds_stale=view.odds_stale, odds_card=view.odds_card, status=status,
                           money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
                           form=view.form, join_url=view.join_url, moments=self.moments.moments,
                           moment_at=self.moments.at, race_end=self.moments.race_end(now))

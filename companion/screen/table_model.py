@@ -43,6 +43,7 @@ class ViewOptions(TypedDict, total=False):
     moments: tuple[Moment, ...]
     moment_at: float
     race_end: bool
+    odds_card: int | None
 
 
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
@@ -91,7 +92,8 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
               odds: Odds | None = None, status: tuple[str, ...] = (), money_before: Mapping[int, int] | None = None,
               name_entry: tuple[int, int, str] | None = None, language: str = "en",
               form: str | None = None, join_url: str | None = None, odds_stale: bool = False,
-              moments: tuple[Moment, ...] = (), moment_at: float = 0.0, race_end: bool = False) -> ScreenModel:
+              odds_card: int | None = None, moments: tuple[Moment, ...] = (), moment_at: float = 0.0,
+              race_end: bool = False) -> ScreenModel:
     """The screen model for a table's view in any phase.
 
     ``money_before`` maps seats to their money before the last payout (shown on the payouts screen);
@@ -99,14 +101,15 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     setup screens); ``join_url`` the phone page's address (a QR code); ``odds_stale`` the ``odds`` were made
     for an earlier card; ``moments`` the big moments of the last card from ``moment_at``
     (``companion.screen.moments``); ``race_end`` keeps the race just ended on the race screen at payouts
-    (with the money as it was before the payout).
+    (with the money as it was before the payout). ``odds_card`` the race cards revealed when the
+    odds were made.
     """
     phase = view.phase.value
     race_end = race_end and view.phase is Phase.PAYOUTS and view.race is not None
     screen = "race" if race_end else SCREEN_FOR_PHASE[phase]
     common: ScreenFields = dict(screen=screen, phase=say(language, "phase_" + phase), log=log,
                                   message=message, message_at=message_at, status=status, odds=odds,
-                                  odds_stale=bool(odds) and odds_stale,
+                                  odds_stale=bool(odds) and odds_stale, odds_card=odds_card if odds else None,
                                   name_entry=name_entry, language=language, table_phase=phase, form=form,
                                   moments=moments, moment_at=moment_at)
     if join_url:
@@ -127,11 +130,12 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
 
     def shown(s: int) -> str:
         return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
+    now = _pays_now(view) if view.phase is Phase.RACING else {}
     seats = tuple(SeatView(shown(s.seat), before.get(s.seat, s.money) if race_end else s.money,
                            before.get(s.seat), tuple(
         ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
-        tuple(b.ticket.stack for b in s.tickets)) for s in view.seats)
+        tuple(b.ticket.stack for b in s.tickets), now.get(s.seat, ())) for s in view.seats)
     known: dict[str, list[str]] = {}
     for code in game.known_cards:
         card = game.deck.by_code(code).card
@@ -168,6 +172,16 @@ def _ticket_amounts(view: TableView) -> dict[int, tuple[int, ...]]:
     placings = view.race.outcome.placings
     return {s.seat: tuple(bet_amount(b, placings, view.side_bet.happened, game.ticket_table, game.race_no)
                           for b in s.tickets) for s in view.seats if s.tickets}
+
+
+def _pays_now(view: TableView) -> dict[int, tuple[int, ...]]:
+    """What each seat's tickets would pay if the race ended now (``companion.screen.race_money``), by seat."""
+    from companion.screen.race_money import pays_now
+    game = view.game
+    if game is None or view.race is None:
+        return {}
+    return {s.seat: pays_now(s.tickets, view.race, view.side_bet.answer, game.ticket_table, game.race_no)
+            for s in view.seats if s.tickets}
 
 
 def _question(view: TableView, language: str = "en") -> str | None:

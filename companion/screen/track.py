@@ -66,16 +66,9 @@ class TrackPainter(Widgets):
                 if space in t.stars:
                     self.star(x + int(w * 0.18), y + int(h * 0.17), min(w, h) * 0.13)
         tx, ty, tw, th = L.track
-        for lane in range(1, t.lanes + 1):
-            x, y, w, h = space_rect(lane, 1, L)
-            self.label(str(lane), 18 * u, (tx - int(10 * u), y + h // 2), C.DIM_TEXT, "midright")
         for lane in range(2, t.lanes + 1):
             y = space_rect(lane, 1, L)[1]
             pg.draw.line(surf, C.LINE, (tx, y), (tx + tw, y), max(1, int(2 * u)))
-        for space in range(1, t.spaces + 1):
-            x, y, w, h = space_rect(t.lanes, space, L)
-            self.label(str(space), 18 * u, (x + w // 2, ty + th + int(8 * u)),
-                       C.DIM_TEXT if space >= edge else shade(C.DIM_TEXT, 0.5), "midtop")
         for k, first in enumerate(t.fold_lines):
             x = space_rect(1, first, L)[0]
             if first <= edge and k < model.folds:
@@ -91,6 +84,25 @@ class TrackPainter(Widgets):
                 colr = C.FINISH if (i + j) % 2 == 0 else (20, 20, 20)
                 pg.draw.rect(surf, colr, (fx - sq + j * sq, yy, sq, min(sq, ty + th - yy)))
         pg.draw.rect(surf, C.LINE, L.track, width=max(1, int(2 * u)))
+
+    def track_numbers(self, model: ScreenModel, L: Layout) -> None:
+        """The lane numbers left of the track and the space numbers under it (every other one, counted back
+        from the last, when they would not fit side by side at the size class's smallest text)."""
+        t, u = model.track, L.unit
+        tx, ty, tw, th = L.track
+        edge = t.back_edge(model.folds)
+        cap = self.cap(18)
+        for lane in range(1, t.lanes + 1):
+            x, y, w, h = space_rect(lane, 1, L)
+            self.label(str(lane), cap, (tx - int(10 * u), y + h // 2), C.DIM_TEXT, "midright")
+        widest = self.font(cap).size(str(t.spaces))[0] + int(6 * u)
+        every = 1 if widest < tw / t.spaces else 2
+        for space in range(1, t.spaces + 1):
+            if (t.spaces - space) % every:
+                continue   # counted back from the last space, which is always numbered
+            x, y, w, h = space_rect(t.lanes, space, L)
+            self.label(str(space), cap, (x + w // 2, ty + th + int(8 * u)),
+                       C.DIM_TEXT if space >= edge else shade(C.DIM_TEXT, 0.5), "midtop")
 
     def mascots_on_track(self, model: ScreenModel, L: Layout) -> dict[str, tuple[int, int, int]]:
         """Draw every racing mascot on its space, and a mascot the last card finished on the space it reached

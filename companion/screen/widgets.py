@@ -1,18 +1,25 @@
-"""Drawing primitives for the screens: text sized by capital height that shrinks to fit (never cut), wrapped
-sentences, panels, badges, the mascot figure, stars, arrows and the card-action pictograms.
+"""Drawing primitives for the screens: text sized by capital height that shrinks to fit (never cut, never below
+the size class's smallest capital), wrapped sentences, panels, badges, the mascot figure, stars, arrows and the
+card-action pictograms.
 
-Sizes are in pixels at the surface's own resolution; the screens multiply their 1080p figures by
-``Layout.unit``. pygame is imported lazily by :class:`Widgets`.
+Sizes are in pixels at the surface's own resolution; the screens take them from ``Layout.cap``. pygame is
+imported lazily by :class:`Widgets`.
+
+The measuring hook: with ``boxes`` set to a list, every text box drawn (a label, a badge, the QR code) is
+appended to it as a :class:`TextBox`, so tests can check that no two overlap, none is smaller than the size
+class allows and all are inside the window. It is None (off) by default and costs nothing then.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from companion import colours as C
 from companion.colours import RGB
-from companion.screen.layout import Rect
+from companion.screen.layout import Layout, Rect
 from companion.screen.words import action, say
 
 if TYPE_CHECKING:
@@ -20,6 +27,23 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float]
 """``(x, y)`` in pixels."""
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """One text box drawn in a frame: its ``rect`` (x, y, w, h pixels), the ``text``, its capital height
+    ``cap`` in pixels, ``fits`` (False when it is wider than the room it was given even at the smallest
+    capital allowed), and the ``layer``: ``"screen"``, or the overlay drawn on top on purpose (``"message"``,
+    ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, or ``"qr"`` for the join code's picture; ``role`` is
+    ``"text"``, ``"badge"`` (a state badge) or ``"call"`` (a race call line): the size classes set each a floor."""
+
+    rect: Rect
+    text: str
+    cap: float
+    fits: bool = True
+    layer: str = "screen"
+    kind: str = "text"
+    role: str = "text"
 
 
 def action_words(act: str, lang: str = "en") -> str:
@@ -48,6 +72,10 @@ class Widgets:
         pygame.font.init()
         self.surface = surface
         self.lang = "en"
+        self.min_cap = 0.0            # no text is shrunk below this capital height (set per frame by the size class)
+        self.boxes: list[TextBox] | None = None   # the measuring hook: a list to record text boxes in, or None
+        self.layer = "screen"
+        self.layout: Layout | None = None   # the frame's layout: its size class sets the smallest text
         self._fonts: dict[int, pygame.font.Font] = {}
         self._texts: dict[tuple[str, int, RGB], pygame.Surface] = {}
         probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
@@ -57,6 +85,11 @@ class Widgets:
     def w(self, key: str, **values: object) -> str:
         """The screen's word for ``key`` in the model's language, in capitals (``companion.screen.words``)."""
         return say(self.lang, key, **values).upper()
+
+    def cap(self, at_1080: float, role: str = "text") -> float:
+        """A capital height in pixels for this frame's layout (:meth:`Layout.cap`: scaled, not under the size
+        class's floor for ``role``); ``at_1080`` itself when no layout is set."""
+        return at_1080 if self.layout is None else self.layout.cap(at_1080, role)
 
     def font(self, cap: float) -> pygame.font.Font:
         """The font whose capital letters are ``cap`` pixels high."""
@@ -77,22 +110,42 @@ class Widgets:
         return t
 
     def fit_cap(self, s: str, cap: float, max_w: int | None) -> float:
-        """The capital height at most ``cap`` at which ``s`` is no wider than ``max_w``."""
+        """The capital height at most ``cap`` (and not under :attr:`min_cap`) at which ``s`` is no wider than
+        ``max_w`` (as near as it gets at :attr:`min_cap`)."""
+        floor = max(4.0, min(cap, self.min_cap))
         if max_w is None:
             return cap
         width = self.font(cap).size(s)[0]
-        while width > max_w and cap > 4:
-            cap = max(4.0, cap * max_w / width * 0.98)
+        while width > max_w and cap > floor:
+            cap = max(floor, cap * max_w / width * 0.98)
             width = self.font(cap).size(s)[0]
         return cap
 
+    def record(self, rect: Rect, text: str, cap: float, fits: bool = True, kind: str = "text",
+               role: str = "text") -> None:
+        """Note a drawn text box for the measuring hook (nothing when :attr:`boxes` is None)."""
+        if self.boxes is not None:
+            x, y, w, h = (int(v) for v in rect)
+            self.boxes.append(TextBox((x, y, w, h), text, cap, fits, self.layer, kind, role))
+
     def label(self, s: str, cap: float, pos: tuple[int, int], colour: RGB = C.TEXT, anchor: str = "topleft",
-              max_w: int | None = None) -> Rect:
-        """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``; never cut)."""
-        surf = self.text(s, self.fit_cap(s, cap, max_w), colour)
+              max_w: int | None = None, role: str = "text") -> Rect:
+        """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``, not under
+        :attr:`min_cap`; never cut)."""
+        fitted = self.fit_cap(s, cap, max_w)
+        surf = self.text(s, fitted, colour)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
-        return (r.x, r.y, r.w, r.h)
+        rect = (r.x, r.y, r.w, r.h)
+        if self.boxes is not None:
+            self.record(self._ink(rect, fitted), s, fitted, max_w is None or r.w <= max_w + 1, role=role)
+        return rect
+
+    def _ink(self, rect: Rect, cap: float) -> Rect:
+        """The part of a label's box its letters use (the font's line box has room above and below)."""
+        x, y, w, h = rect
+        pad = max(0, int((h - cap * 1.45) / 2))
+        return (x, y + pad, w, h - 2 * pad)
 
     def lines_for(self, text: str, cap: float, width: int) -> list[str]:
         """``text`` broken into lines no wider than ``width`` at capital height ``cap``."""
@@ -112,13 +165,21 @@ class Widgets:
 
     def fit_wrap(self, text: str, cap: float, width: int, height: int, min_cap: float = 8
                  ) -> tuple[float, list[str]]:
-        """The largest capital height up to ``cap`` at which ``text`` wraps into ``width`` x ``height``."""
+        """The largest capital height up to ``cap`` (not under ``min_cap`` nor :attr:`min_cap`) at which
+        ``text`` wraps into ``width`` x ``height``."""
+        min_cap = min(cap, max(min_cap, self.min_cap))
         while True:
             lines = self.lines_for(text, cap, width)
             widest = max((self.font(cap).size(s)[0] for s in lines), default=0)
             if (len(lines) * cap * 1.75 <= height and widest <= width) or cap <= min_cap:
                 return cap, lines
-            cap *= 0.92
+            cap = max(min_cap, cap * 0.92)
+
+    def wraps_in(self, text: str, cap: float, width: int, height: int) -> bool:
+        """True when ``text`` wraps into ``width`` x ``height`` at a capital height not under :attr:`min_cap`."""
+        cap, lines = self.fit_wrap(text, cap, width, height)
+        widest = max((self.font(cap).size(s)[0] for s in lines), default=0)
+        return len(lines) * cap * 1.75 <= height and widest <= width
 
     def wrap(self, text: str, cap: float, rect: Rect, colour: RGB = C.TEXT, align: str = "left") -> int:
         """Draw ``text`` wrapped into ``rect`` (shrunk until it all fits); returns the height used."""
@@ -130,6 +191,8 @@ class Widgets:
                 self.label(line, cap, (x + w // 2, y + i * step), colour, "midtop", w)
             else:
                 self.label(line, cap, (x, y + i * step), colour, "topleft", w)
+            if self.boxes is not None and y + i * step + cap * 1.45 > y + h:   # a line below the rect: not fitted
+                self.boxes[-1] = dataclasses.replace(self.boxes[-1], fits=False)
         return len(lines) * step
 
     # --- shapes ---
@@ -139,12 +202,14 @@ class Widgets:
         x, y, w, h = rect
         pad = int(18 * u)
         if title:
-            self.label(title.upper(), 20 * u, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad)
-            return (x + pad, y + int(52 * u), w - 2 * pad, h - int(52 * u) - pad)
+            cap = self.cap(20)
+            top = self.label(title.upper(), cap, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad)
+            below = max(y + int(52 * u), top[1] + top[3] + int(6 * u))
+            return (x + pad, below, w - 2 * pad, y + h - pad - below)
         return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
 
     def pill(self, text: str, cap: float, pos: tuple[int, int], fill: RGB, ink: RGB | None = None,
-             anchor: str = "midleft") -> Rect:
+             anchor: str = "midleft", role: str = "text") -> Rect:
         """A rounded badge with ``text`` in it."""
         ink = ink or ink_on(fill)
         surf = self.text(text, cap, ink)
@@ -153,7 +218,24 @@ class Widgets:
         setattr(r, anchor, pos)
         self.pg.draw.rect(self.surface, fill, r, border_radius=r.h // 2)
         self.surface.blit(surf, surf.get_rect(center=(r.centerx, r.centery + 1)))
+        self.record((r.x, r.y, r.w, r.h), text, cap, role=role)
         return (r.x, r.y, r.w, r.h)
+
+    def pill_lines(self, texts: list[str], cap: float, width: int, u: float) -> list[list[tuple[int, int]]]:
+        """Badges ``texts`` laid left to right in lines no wider than ``width``: per line ``(index, x)``
+        pairs; an empty list when one is wider than ``width`` on its own (or there are none)."""
+        lines: list[list[tuple[int, int]]] = []
+        x = width + 1
+        for k, text in enumerate(texts):
+            wd = self.font(cap).size(text)[0] + 2 * int(cap * 0.55)
+            if wd > width:
+                return []
+            if x + wd > width:
+                lines.append([])
+                x = 0
+            lines[-1].append((k, x))
+            x += wd + int(10 * u)
+        return lines
 
     def star(self, cx: float, cy: float, r: float, colour: RGB = C.STAR) -> None:
         pts = []
@@ -249,4 +331,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["TextBox", "Widgets", "action_words", "ink_on", "shade"]

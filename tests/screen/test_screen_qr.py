@@ -28,9 +28,11 @@ def _decode(surface) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", ["setup", "betting"])
-def test_the_join_code_scans_back_to_the_page(screen):
-    s = _screen()
+def test_the_join_code_scans_back_to_the_page(screen, size):
+    from companion.screen.draw import Screen
+    s = Screen.offscreen(size)
     s.draw(replace(sample_model(screen), join_url=URL), 0.0)
     assert _decode(s.surface) == [URL]
 

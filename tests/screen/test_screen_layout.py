@@ -1,0 +1,218 @@
+"""Every screen at 800x480, 1280x720 and 1920x1080 in en, nl and es: the text boxes the drawing layer records
+(``Widgets.boxes``) do not overlap, are not shrunk below the size class's smallest capital, fit the room they
+were given and stay inside the window. Overlays drawn on top on purpose (a refusal message, the name being
+typed, the fold moment) are checked as their own layer."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from companion.screen.layout import LARGE, MEDIUM, SMALL, metrics_for
+from companion.screen.model import ScreenModel, replace, sample_model
+from companion.screen.widgets import TextBox
+
+SIZES = ((800, 480), (1280, 720), (1920, 1080))
+LANGS = ("en", "nl", "es")
+URL = "http://192.168.100.200:8080/"
+FOLD_PASS = tuple("HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23".split())
+
+
+@functools.lru_cache(maxsize=None)
+def _sample(screen: str, lang: str) -> ScreenModel:
+    return sample_model(screen, language=lang)
+
+
+def case_model(case: str, lang: str) -> ScreenModel:
+    """The screen state named ``case``: a sample screen, or one of the states that have gone wrong before."""
+    if case in ("attract", "setup", "betting", "race", "payouts", "game-over"):
+        return _sample(case, lang)
+    if case == "setup-qr":
+        return replace(_sample("setup", lang), join_url=URL)
+    if case == "betting-qr":
+        return replace(_sample("betting", lang), join_url=URL)
+    if case == "adding-cards-qr":
+        return replace(_sample("betting", lang), join_url=URL, whose_pick=None, double_prompt=None,
+                       table_phase="adding-cards")
+    if case == "race-stale":
+        return replace(_sample("race", lang), odds_stale=True, odds_card=16)
+    if case == "race-name":
+        return replace(_sample("race", lang), name_entry=(2, 4, "Carmen"))
+    if case == "setup-name":
+        return replace(_sample("setup", lang), name_entry=(3, 4, "Bram"), join_url=URL)
+    if case == "race-fold":   # the fifteenth card of a pass: the fold moment on top
+        return sample_model("race", cards=FOLD_PASS, language=lang)
+    if case == "race-message":
+        return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
+                       "once)", message_at=0.0)
+    raise ValueError(case)
+
+
+CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
+         "race-stale", "race-name", "setup-name", "race-message", "race-fold")
+
+
+def render(case: str, size: tuple[int, int], lang: str):
+    """Draw ``case`` at ``size`` in ``lang`` with the measuring hook on: (the painter, its text boxes)."""
+    from companion.screen.draw import Painter
+    painter = Painter(pygame.Surface(size))
+    painter.boxes = []
+    painter.draw(case_model(case, lang), now=1.0)
+    return painter, list(painter.boxes)
+
+
+def _overlap(a: TextBox, b: TextBox) -> bool:
+    ax, ay, aw, ah = a.rect
+    bx, by, bw, bh = b.rect
+    return min(ax + aw, bx + bw) > max(ax, bx) and min(ay + ah, by + bh) > max(ay, by)
+
+
+def problems(boxes: list[TextBox], size: tuple[int, int]) -> list[str]:
+    """What is wrong with one frame's text boxes, one line each (empty: nothing)."""
+    m = metrics_for(size)
+    floor = {"text": m.min_cap, "badge": m.badge_cap, "call": m.call_cap}
+    out = []
+    w, h = size
+    for i, b in enumerate(boxes):
+        x, y, bw, bh = b.rect
+        if b.kind == "text" and b.cap < floor[b.role] - 0.5:
+            out.append(f"{b.text!r} ({b.role}) is {b.cap:.1f} px, under {floor[b.role]}")
+        if not b.fits:
+            out.append(f"{b.text!r} does not fit its room at {b.cap:.1f} px")
+        if x < 0 or y < 0 or x + bw > w or y + bh > h:
+            out.append(f"{b.text!r} at {b.rect} is outside the {w}x{h} window")
+        for other in boxes[i + 1:]:
+            if other.layer == b.layer and _overlap(b, other):
+                out.append(f"{b.text!r} at {b.rect} overlaps {other.text!r} at {other.rect}")
+    return out
+
+
+def test_size_classes_follow_the_window():
+    assert metrics_for((800, 480)) is SMALL and metrics_for((1024, 600)) is MEDIUM
+    assert metrics_for((1280, 720)) is MEDIUM and metrics_for((1920, 1080)) is LARGE
+    assert metrics_for((3840, 2160)) is LARGE and metrics_for((900, 1600)) is SMALL
+
+
+def test_the_overlap_check_sees_an_overlap_a_small_word_and_a_word_off_the_window():
+    a = TextBox((0, 0, 100, 40), "GOBBLER", 24)
+    b = TextBox((90, 10, 60, 40), "31%", 24)
+    tiny = TextBox((300, 300, 20, 10), "space 6", 13, role="badge")
+    off = TextBox((780, 0, 60, 40), "$32", 24)
+    overlay = TextBox((0, 0, 800, 200), "Not taken", 30, layer="message")
+    found = problems([a, b, tiny, off, overlay], (800, 480))
+    assert any("overlaps" in p and "GOBBLER" in p and "31%" in p for p in found)
+    assert any("'space 6' (badge) is 13.0 px" in p for p in found)
+    assert any("outside the 800x480 window" in p for p in found)
+    assert not any("Not taken" in p for p in found)
+
+
+def test_the_hook_is_off_by_default_and_records_when_asked():
+    from companion.screen.draw import Painter
+    painter = Painter(pygame.Surface((800, 480)))
+    painter.draw(_sample("race", "en"), now=1.0)
+    assert painter.boxes is None
+    painter.boxes = []
+    painter.draw(_sample("race", "en"), now=1.0)
+    assert any(b.text == "GOBBLER" for b in painter.boxes)
+    painter.draw(_sample("race", "en"), now=1.0)   # a new frame starts a new list
+    assert sum(b.text == "GOBBLER" for b in painter.boxes) == 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("case", CASES)
+def test_no_text_overlaps_shrinks_or_leaves_the_window(case, size, lang):
+    _, boxes = render(case, size, lang)
+    assert boxes, "the hook recorded nothing"
+    assert problems(boxes, size) == []
+
+
+@pytest.mark.parametrize("count", [2, 3, 4])
+@pytest.mark.parametrize("rect", [(0, 0, 81, 122), (0, 0, 41, 54), (0, 0, 53, 81)])
+def test_mascots_sharing_a_space_never_overlap_and_stay_inside_it(count, rect):
+    from companion.screen.layout import mascot_spots
+    spots = mascot_spots(rect, count)
+    x, y, w, h = rect
+    assert len(spots) == count and len({r for _, _, r in spots}) == 1
+    for i, (cx, cy, r) in enumerate(spots):
+        assert x <= cx - r and cx + 1.45 * r <= x + w + 1 and y <= cy - r and cy + r <= y + h
+        for ox, oy, _ in spots[i + 1:]:   # a figure is its body and its nose: 2.45 r wide, 2 r high
+            assert abs(ox - cx) >= 2.45 * r or abs(oy - cy) >= 2 * r
+
+
+def test_two_mascots_on_a_1080p_space_are_larger_than_before():
+    from companion.screen.layout import layout_for, mascot_spots, space_rect
+    L = layout_for((1920, 1080))
+    assert mascot_spots(space_rect(1, 5, L), 2)[0][2] >= 22   # side by side they were 16 px and overlapped
+
+
+def test_if_the_race_ended_now_placed_mascots_keep_their_places_and_the_rest_go_by_how_far_ahead():
+    from companion.rules import Mascot
+    from companion.screen.race_money import placings_now
+    from companion.screen.samples import sample_race
+    race, _ = sample_race()   # gobbler crossed (1st), dangle knocked out (4th), mum and hurley racing
+    now = placings_now(race)
+    assert now["gobbler"] == 1 and now["dangle"] == 4
+    ahead = max(("mum", "hurley"), key=lambda m: race.mascot(Mascot(m)).space)
+    assert now[ahead] == 2 and sorted(now.values()) == [1, 2, 3, 4]
+
+
+def test_a_ticket_pays_now_what_the_payout_table_says_for_its_place_now():
+    from companion.rules import Race
+    from companion.rules.betting import Bet, Ticket, load_tickets
+    from companion.screen.race_money import pays_now
+    race = Race()
+    race.push_text("H+3")   # hurley ahead of the field: 1st if it ended now
+    table = load_tickets()
+    top_risky = Bet(Ticket("hurley", "top"), "risky")
+    assert pays_now([top_risky], race, None, table, 1) == (table.mascot[("top", "risky")][0],)
+
+
+@pytest.mark.parametrize("card,pass_no,lang,text", [
+    (5, 1, "en", "After card 5"), (16, 2, "en", "After card 1"), (15, 2, "nl", "Na ronde 1 kaart 15"),
+    (0, 1, "es", "Antes de salir"), (None, 1, "en", "")])
+def test_the_odds_say_which_card_they_belong_to(card, pass_no, lang, text):
+    from companion.screen.race_money import odds_label
+    assert odds_label(lang, card, pass_no, 15) == text
+
+
+@pytest.mark.slow
+def test_stale_odds_are_dimmed_and_say_they_are_updating():
+    from companion.screen.draw import Painter
+    painter = Painter(pygame.Surface((1920, 1080)))
+    painter.boxes = []
+    painter.draw(replace(_sample("race", "en"), odds_stale=True, odds_card=16), now=1.0)
+    texts = [b.text for b in painter.boxes]
+    assert "AFTER CARD 1 · UPDATING" in texts and {"1ST", "2ND"} <= set(texts)
+    painter.draw(_sample("race", "en"), now=1.0)
+    assert "AFTER CARD 2" in [b.text for b in painter.boxes]
+
+
+@pytest.mark.slow
+def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
+    from companion.screen.draw import Painter
+    model = _sample("race", "en")
+    painter = Painter(pygame.Surface((1920, 1080)))
+    painter.boxes = []
+    painter.draw(model, now=1.0)
+    texts = [b.text for b in painter.boxes]
+    ann = next(s for s in model.seats if s.name == "Ann")
+    assert "IF IT ENDED NOW" in texts
+    for ticket, pays in zip(ann.tickets, ann.pays_now):   # "DANGLE MIDDLE: $0": the ticket without its side
+        short = ticket.upper().partition(",")[0]
+        assert any(t.startswith(short + ":") and t.endswith(f"${abs(pays)}") for t in texts), (short, texts)
+    assert f"+${sum(ann.pays_now)}" in texts
+
+
+def test_the_money_words_exist_in_every_language():
+    from companion.screen.race_money import WORDS
+    from companion.screen.words import LANGUAGES
+    assert set(WORDS) == set(LANGUAGES) and all(WORDS[lang].keys() == WORDS["en"].keys() for lang in LANGUAGES)
