@@ -164,7 +164,7 @@ class Controller:
                 log.warning("seat consent codes not made (%s)", exc)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
-            local = printed if self._local is None else tuple(self._local(events, view.seat_name))
+            local = tuple(self._local(events, view.seat_name, view.deck))
             announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
             view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
         return view
@@ -477,15 +477,14 @@ class Controller:
             log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, what)
 
 
-def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]] | None]:
-    """The unnamed seat's name, the printed race call (English) and, for another language, its lines."""
-    from companion.call import racecall, words
-    if language == "en":
-        return SEAT_WORD, racecall.call, None
-    seat_word = str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
+def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]]]:
+    """The unnamed seat's name, the printed race call (English, for the console) and the screen's call panel
+    lines in ``language`` (words only: no card notation or label codes)."""
+    from companion.call import racecall, screencall, words
+    seat_word = SEAT_WORD if language == "en" else str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
 
-    def local(events: Sequence[Event], names: Callable[[int], str]) -> list[str]:
-        return words.lines(events, language, names)
+    def local(events: Sequence[Event], names: Callable[[int], str], deck: Deck | None = None) -> list[str]:
+        return screencall.lines(events, language, names, deck)
     return seat_word, racecall.call, local
 
 

@@ -111,6 +111,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         """Draw one frame of ``model`` at time ``now``; ``extra(surface, model)`` goes under the overlays."""
         L = layout_for(self.surface.get_size(), model.track)
         self.lang = model.language
+        self.drawn_texts = []
         self.surface.fill(C.BACKGROUND)
         if model.screen == "race":
             self.screen_race(model, L, now)
@@ -204,7 +205,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
                    C.DIM_TEXT, "center", max_w=bw - 40)
 
     def message(self, text: str, L: Layout) -> None:
-        """A refusal or notice on top of everything: the whole sentence, wrapped, never cut."""
+        """A refusal or notice on top: the whole sentence, wrapped, never cut, over the lower panels (never over
+        the two leading rows of the running order)."""
         u, w, h = L.unit, L.width, L.height
         sentence = text.strip()
         sentence = sentence[:1].upper() + sentence[1:]
@@ -212,10 +214,12 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
             sentence += "."
         bw = int(w * 0.9)
         inner = bw - int(80 * u)
-        cap, lines = self.fit_wrap(sentence, 34 * u, inner, int(h * 0.5))
+        lead = order_rect(1, L)
+        top, bottom = lead[1] + lead[3] + 6, h - int(20 * u)   # below the leading rows, above the screen's edge
+        cap, lines = self.fit_wrap(sentence, 34 * u, inner, bottom - top - int(110 * u))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
-        box = ((w - bw) // 2, int(h * 0.1), bw, bh)
+        box = ((w - bw) // 2, max(top, min(L.bottom[1], bottom - bh)), bw, bh)
         self.pg.draw.rect(self.surface, C.BACKGROUND, tuple(v + d for v, d in zip(box, (-6, -6, 12, 12))),
                           border_radius=int(20 * u))
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))

@@ -174,7 +174,8 @@ class ScreenModel:
     the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of
     mascot form from past games ("Mum has won 4 of the last 10"), shown on the attract and setup screens
     (companion.kiosk.history.form_line). ``join_url`` is the phone page's address, shown as a QR code
-    in setup and betting (``companion.screen.qr``), or None.
+    in setup and betting (``companion.screen.qr``), or None. ``keyboard`` says a keyboard types into the screen
+    (a desktop window): only then does the screen say how to name a seat.
     """
 
     screen: str = "attract"
@@ -213,6 +214,7 @@ class ScreenModel:
     language: str = "en"
     table_phase: str = ""
     join_url: str | None = None
+    keyboard: bool = False
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -262,6 +264,7 @@ class ScreenFields(TypedDict, total=False):
     language: str
     table_phase: str
     join_url: str | None
+    keyboard: bool
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

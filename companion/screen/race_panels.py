@@ -1,5 +1,5 @@
-"""The panels of the race screen: the running order with live odds, the last card (pictograms, its whole
-notation, the move it made), the race call and the money."""
+"""The panels of the race screen: the running order with live odds, the last card (who, its actions as
+pictograms and words, the move it made), the race call and the money."""
 
 from __future__ import annotations
 
@@ -78,10 +78,8 @@ class RacePanels(Widgets):
         self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
         who = self.w("all") if card.mascot is None else card.mascot.upper()
-        self.label(who, 22 * u, (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
-        self.label(card.notation, 64 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
-        if card.code:
-            self.label(card.code, 18 * u, (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
+        # who the card names, in words: its notation and label code are not for the table
+        self.label(who, 40 * u, (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(40 * u))
         ax = x + tw + int(28 * u)
         aw = x + w - ax
         actions = card.actions or (card.notation[1:],)

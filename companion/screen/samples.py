@@ -45,6 +45,12 @@ def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS) -> tuple[Race, list[Event
 SAMPLE_FORM = "Mum has won 4 of the last 10"
 
 
+def sample_form(language: str = "en") -> str:
+    """The sample line of mascot form in ``language`` (English for another one)."""
+    from companion.kiosk.history import FORM_WORDS
+    return FORM_WORDS.get(language, FORM_WORDS["en"])[1].format(mascot="Mum", wins=4, count=10)
+
+
 def sample_table(screen: str) -> Table:
     """A ``Table`` replaying the demo game with four named players up to the sample point of ``screen``."""
     from companion.rules.table import Table, realise
@@ -80,19 +86,19 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     """
     if screen not in SCREENS:
         raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS)})")
-    from companion.call import racecall
+    from companion.call import screencall
     from companion.screen.table_model import from_table
     if screen == "attract":
         return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
-                           form=SAMPLE_FORM)
+                           form=sample_form(language))
     if screen == "race":
         race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
         seats = from_table(sample_table("payouts")).seats
-        return from_race(race, log=tuple(racecall.call(events)), seats=seats, players=len(seats), race_no=2,
+        return from_race(race, log=tuple(screencall.lines(events, language)), seats=seats, players=len(seats), race_no=2,
                          odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
     table = sample_table(screen)
     model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
-                       form=SAMPLE_FORM if screen == "setup" else None)
+                       form=sample_form(language) if screen == "setup" else None)
     return model
 
 

@@ -7,7 +7,7 @@ import math
 from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, seat_rows, standing_rect
-from companion.screen.model import MASCOT_ORDER, ScreenModel
+from companion.screen.model import MASCOT_ORDER, CardView, ScreenModel
 from companion.colours import RGB
 from companion.screen.widgets import Widgets, ink_on, shade
 
@@ -78,19 +78,22 @@ class OtherScreens(Widgets):
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
             r = int(32 * u)
-            if name == "green":
+            if name == "green":  # a green card moves everybody: the first letter of the table's word for "all"
                 self.pg.draw.circle(self.surface, C.colour("green"), (cx, y + r), r)
-                self.label("A", r * 0.95, (cx, y + r), C.BACKGROUND, "center")
+                self.label(self.w("all")[:1], r * 0.95, (cx, y + r), C.BACKGROUND, "center")
             else:
                 self.mascot(name, cx, y + r, r)
             cards = model.known_cards.get(name, ())
             step = min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards)))
             col = C.colour(name)
-            for j, note in enumerate(cards):   # each known card as a small card in its colour
+            for j, note in enumerate(cards):   # each known card as a small card in its colour, its actions drawn
                 tile = (cx - int(cw * 0.4), y + 2 * r + int(20 * u) + j * step, int(cw * 0.8), int(step * 0.84))
                 self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
-                self.label(note, min(28 * u, step * 0.4), (cx, tile[1] + tile[3] // 2), ink_on(col), "center",
-                           max_w=tile[2] - int(12 * u))
+                acts = CardView(note).actions
+                side = min(int(tile[3] * 0.9), (tile[2] - int(8 * u)) // max(1, len(acts)))
+                left = cx - side * len(acts) // 2
+                for k, act in enumerate(acts):
+                    self.action_icon(act, (left + k * side, tile[1] + (tile[3] - side) // 2, side, side), ink_on(col))
         self.odds_list(model, _frac(L, 0.655, 0.1, 0.325, 0.3), u)
         self.players(model, _frac(L, 0.655, 0.42, 0.325, 0.56), u)
         hint = (_frac(L, 0.02, 0.72, 0.62, 0.26))
@@ -101,7 +104,8 @@ class OtherScreens(Widgets):
         self.wrap(say(self.lang, "setup_help"), 26 * u, (hx, hy, hw, hh), C.TEXT)
 
     def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """The players by name with their money (seat order), and the keyboard hint for names."""
+        """The players by name with their money (seat order), and the keyboard hint for names where a keyboard
+        types into the screen."""
         x, y, w, h = self.panel(rect, self.w("players"), u)
         n = max(1, len(model.seats))
         step = min(int(76 * u), (h - int(40 * u)) // n)
@@ -110,7 +114,8 @@ class OtherScreens(Widgets):
             cy = y + i * step + step // 2
             amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
             self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
-        self.label(self.w("name_key"), 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
+        if model.keyboard:
+            self.label(self.w("name_key"), 15 * u, (x, y + h), C.DIM_TEXT, "bottomleft", max_w=w)
 
     def screen_betting(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit

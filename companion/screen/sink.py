@@ -3,9 +3,10 @@ LED preview on a desktop, and takes the desktop window's keys for the name entry
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Sequence
 
-from companion.call import words
+from companion.call import screencall, words
 from companion.rules.errors import RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged, Settled
@@ -30,12 +31,13 @@ class ScreenSink(NullSink):
     ``render`` only hands the window's keys on (``display.poll()``). ``frames`` counts the frames drawn.
 
     ``language`` (en, nl, es) is the screen's words. ``submit(text)`` takes an input typed in the window
-    (``HS-NAME-<seat>:<name>``).
+    (``HS-NAME-<seat>:<name>``); ``keyboard`` says that a keyboard types into the window (a desktop window), so
+    the screen shows how to name a seat.
     """
 
     def __init__(self, display: Any, *, status: Callable[[], tuple[str, ...]] = tuple,
                  frame_interval: float = 1 / 30, keep_log: int = 60, leds: Any = None, lane_map: Any = None,
-                 submit: Callable[[str], Any] | None = None, language: str = "en"):
+                 submit: Callable[[str], Any] | None = None, language: str = "en", keyboard: bool = False):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -48,6 +50,7 @@ class ScreenSink(NullSink):
         self.money_before: dict[int, int] = {}
         self.submit = submit
         self.language = language
+        self.keyboard = keyboard
         self.entry = NameEntry()
         self.frames = 0
         self._seats = 0
@@ -56,6 +59,7 @@ class ScreenSink(NullSink):
         self._drawn: tuple[Any, ...] | None = None   # what the last frame was drawn from
         self._animated = False                         # the last frame's screen moves on its own
         self._until: float | None = None               # when the message on screen runs out
+        self._started = False                          # a frame was drawn (a reset before it is a start)
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
@@ -69,10 +73,10 @@ class ScreenSink(NullSink):
         self._next, self._dirty = 0.0, True  # draw the change at once
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
-        message = str(error)
-        if self.language != "en":  # the reason in the table's language, then the engine's whole sentence
-            message = f"{words.refusal_line(error, self.language)} ({message})"
-        self.message, self.message_at = message, now
+        """A refusal on top of the screen: its reason as a short sentence in the table's language
+        (:func:`companion.call.words.refusal_line`); the engine's detail is for the log (the console sink prints
+        it), never the table's screen."""
+        self.message, self.message_at = words.refusal_line(error, self.language), now
         self._next, self._dirty = 0.0, True
 
     def notice(self, message: str, view: TableView, now: float) -> None:
@@ -81,7 +85,14 @@ class ScreenSink(NullSink):
         self._next, self._dirty = 0.0, True
 
     def reset(self, view: TableView, now: float) -> None:
-        self.log.append(say(self.language, "undo"))
+        """The table was read again (a start from the journal, an undo, a journal opened again): the race call is
+        rebuilt from the race as it stands (an undo adds its own line through its event); at a start with a
+        game in the journal, "Game restored" follows."""
+        race = view.race
+        self.log = screencall.race_lines(race, self.language, view.seat_name) if race is not None else []
+        if not self._started and view.journaled:
+            self.log.append(screencall.restored(self.language))
+        del self.log[:-self.keep_log]
         self._next, self._dirty = 0.0, True
 
     def key(self, key: str, text: str | None = None) -> bool:
@@ -120,12 +131,15 @@ class ScreenSink(NullSink):
             return
         self._next = now + self.frame_interval
         self._dirty = False
+        self._started = True
         self._drawn = drawn
         from companion.screen.table_model import from_view
         model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
                           odds=view.odds_shown, odds_stale=view.odds_stale, status=status,
                           money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
                           form=view.form, join_url=view.join_url)
+        if self.keyboard:
+            model = dataclasses.replace(model, keyboard=True)
         self._animated = model.screen in ANIMATED
         until = self.message_at + self._message_seconds() if self.message else None
         self._until = until if until is not None and now < until else None
