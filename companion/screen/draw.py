@@ -127,7 +127,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         if model.name_entry:
             self.name_entry(model.name_entry, L)
         if model.message and 0.0 <= now - model.message_at < self.message_seconds:
-            self.message(model.message, L)
+            self.message(model.message, L, model.message_kind)
 
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
@@ -204,9 +204,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.label(self.w("name_keys"), 17 * u, (bx + bw // 2, by + int(bh * 0.84)),
                    C.DIM_TEXT, "center", max_w=bw - 40)
 
-    def message(self, text: str, L: Layout) -> None:
-        """A refusal or notice on top: the whole sentence, wrapped, never cut, over the lower panels (never over
-        the two leading rows of the running order)."""
+    def message(self, text: str, L: Layout, kind: str = "refusal") -> None:
+        """A refusal or notice (``kind``) on top: the whole sentence, wrapped, never cut, over the lower panels
+        (never over the two leading rows of the running order)."""
         u, w, h = L.unit, L.width, L.height
         sentence = text.strip()
         sentence = sentence[:1].upper() + sentence[1:]
@@ -225,7 +225,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label(self.w("not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        self.label(self.w("notice" if kind == "notice" else "not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
         for i, line in enumerate(lines):
             self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
 

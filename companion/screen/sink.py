@@ -47,6 +47,7 @@ class ScreenSink(NullSink):
         self.keep_log = keep_log
         self.message: str | None = None
         self.message_at = 0.0
+        self.message_kind = "refusal"   # or "notice": the message's title
         self.money_before: dict[int, int] = {}
         self.submit = submit
         self.language = language
@@ -77,11 +78,15 @@ class ScreenSink(NullSink):
         (:func:`companion.call.words.refusal_line`); the engine's detail is for the log (the console sink prints
         it), never the table's screen."""
         self.message, self.message_at = words.refusal_line(error, self.language), now
+        self.message_kind = "refusal"
         self._next, self._dirty = 0.0, True
 
     def notice(self, message: str, view: TableView, now: float) -> None:
-        """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
-        self.message, self.message_at = message, now
+        """A one-off line from the kiosk (a journal moved aside, saving again), shown on top like a refusal: a
+        :class:`companion.kiosk.notices.Notice` in the screen's words for it, plain text as it is."""
+        key = getattr(message, "key", None)
+        self.message = say(self.language, f"notice_{key}") if key else message
+        self.message_at, self.message_kind = now, "notice"
         self._next, self._dirty = 0.0, True
 
     def reset(self, view: TableView, now: float) -> None:
@@ -138,8 +143,8 @@ class ScreenSink(NullSink):
                           odds=view.odds_shown, odds_stale=view.odds_stale, status=status,
                           money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
                           form=view.form, join_url=view.join_url)
-        if self.keyboard:
-            model = dataclasses.replace(model, keyboard=True)
+        if self.keyboard or self.message_kind != "refusal":
+            model = dataclasses.replace(model, keyboard=self.keyboard, message_kind=self.message_kind)
         self._animated = model.screen in ANIMATED
         until = self.message_at + self._message_seconds() if self.message else None
         self._until = until if until is not None and now < until else None

@@ -188,3 +188,23 @@ def test_the_keyboard_hint_shows_only_where_a_keyboard_types_into_the_screen():
 def test_the_kiosk_says_a_keyboard_is_there_only_for_a_desktop_window():
     with TableKit(screen=True) as table:   # a dummy display, as a Pi's screen: no keys typed into it
         assert table.screen.keyboard is False
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "es"])
+def test_a_kiosk_notice_is_shown_in_the_table_s_language_under_its_own_title(lang):
+    from companion.kiosk.controller import SAVING
+    from companion.rules.table import Table
+    from companion.screen.draw import Screen
+    from companion.screen.sink import ScreenSink
+    from companion.view.table_view import build
+    screen = Screen.offscreen((640, 360))
+    sink = ScreenSink(screen, language=lang)
+    view = build(Table())
+    sink.notice(SAVING, view, 1.0)
+    sink.render(view, 1.0)
+    texts = screen.painter.drawn_texts
+    assert say(lang, "notice_saving") + "." in " ".join(texts)   # the sentence, wrapped into lines
+    assert say(lang, "notice").upper() in texts and say(lang, "not_taken").upper() not in texts
+    sink.notice("A plain line", view, 2.0)   # a line without a key is shown as it is
+    sink.render(view, 2.0)
+    assert "A plain line." in screen.painter.drawn_texts
