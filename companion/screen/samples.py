@@ -45,10 +45,13 @@ def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS) -> tuple[Race, list[Event
 SAMPLE_FORM = "Mum has won 4 of the last 10"
 
 
+SAMPLE_FORMS = {"en": SAMPLE_FORM, "nl": "Mum won 4 van de laatste 10", "es": "Mum ha ganado 4 de las últimas 10"}
+"""The sample line of mascot form in each language (the kiosk's ``history.form_line`` words, for 4 of 10)."""
+
+
 def sample_form(language: str = "en") -> str:
     """The sample line of mascot form in ``language`` (English for another one)."""
-    from companion.kiosk.history import FORM_WORDS
-    return FORM_WORDS.get(language, FORM_WORDS["en"])[1].format(mascot="Mum", wins=4, count=10)
+    return SAMPLE_FORMS.get(language, SAMPLE_FORM)
 
 
 def sample_table(screen: str) -> Table:

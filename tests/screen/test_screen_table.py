@@ -374,7 +374,7 @@ def test_the_screen_log_and_refusals_follow_the_language():
         log = table.screen.log
         assert "Hurley" in log[-1] and log[-1] not in english and table.controller.view.call == tuple(english)
         table.scan("XYZ")
-        assert table.screen.message.startswith("Onbekende code") and "'XYZ'" in table.screen.message
+        assert table.screen.message == "Onbekende code." and "XYZ" not in table.screen.message  # the detail: the log
 
 
 def test_the_side_bet_question_follows_the_language():

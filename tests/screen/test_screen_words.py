@@ -208,3 +208,9 @@ def test_a_kiosk_notice_is_shown_in_the_table_s_language_under_its_own_title(lan
     sink.notice("A plain line", view, 2.0)   # a line without a key is shown as it is
     sink.render(view, 2.0)
     assert "A plain line." in screen.painter.drawn_texts
+
+
+def test_the_sample_form_lines_are_the_kiosk_s_words():
+    from companion.kiosk.history import FORM_WORDS
+    from companion.screen.samples import SAMPLE_FORMS
+    assert SAMPLE_FORMS == {lang: FORM_WORDS[lang][1].format(mascot="Mum", wins=4, count=10) for lang in FORM_WORDS}
