@@ -233,7 +233,7 @@ class OtherScreens(Widgets):
             self.pill(word, KEY_CAP * u * 0.85, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """The race's paid places, best first."""
+        """The race's paid places, best first; a shared place marked ``=`` (``=4TH`` twice: one shared fourth)."""
         x, y, w, h = self.panel(rect, self.w("places"), u)
         status = {m.mascot: m.status for m in model.mascots}
         rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
@@ -241,8 +241,9 @@ class OtherScreens(Widgets):
         for i, (name, place) in enumerate(rows):
             cy = y + i * step + step // 2
             out = status.get(name) == "dq"
-            self.label(ordinal_in(self.lang, place).upper(), KEY_CAP * u, (x, cy), C.GOLD if place == 1 else C.TEXT,
-                       "midleft")
+            shared = "=" if sum(p == place for _, p in rows) > 1 else ""   # a shared place, as on game over
+            self.label(shared + ordinal_in(self.lang, place).upper(), KEY_CAP * u, (x, cy),
+                       C.GOLD if place == 1 else C.TEXT, "midleft")
             r = int(min(step * 0.32, 32 * u))
             self.mascot(name, x + int(150 * u), cy, r, out=out)
             label = name.upper() + (" DQ" if out else "")

@@ -214,3 +214,16 @@ def test_the_sample_form_lines_are_the_kiosk_s_words():
     from companion.kiosk.history import FORM_WORDS
     from companion.screen.samples import SAMPLE_FORMS
     assert SAMPLE_FORMS == {lang: FORM_WORDS[lang][1].format(mascot="Mum", wins=4, count=10) for lang in FORM_WORDS}
+
+
+@pytest.mark.parametrize("lang,fourth", [("en", "=4TH"), ("nl", "=4E"), ("es", "=4º")])
+def test_a_shared_place_on_the_payouts_screen_is_one_shared_place(lang, fourth):
+    import pygame
+
+    from companion.screen.draw import Painter
+    from companion.screen.model import ScreenModel
+    model = ScreenModel(screen="payouts", language=lang,
+                        podium=(("gobbler", 1), ("mum", 2), ("dangle", 4), ("hurley", 4)))
+    painter = Painter(pygame.Surface((1280, 720)))
+    painter.draw(model, 0.0)
+    assert painter.drawn_texts.count(fourth) == 2 and fourth[1:] not in painter.drawn_texts
