@@ -9,7 +9,7 @@ English, notation kept for the console and ``hotstreak simulate``) is another th
 
 >>> from companion.rules import Race
 >>> lines(Race().push_text("H+3"), "en")
-['Card 1, pass 1: Hurley, 3 ahead', '  Hurley runs 3 to 4.']
+['Card 1, pass 1: Hurley, 3 ahead', '  Hurley runs 3 to space 6']
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def line(e: ev.Event, lang: str, names: words.Names | None = None, deck: Any = N
     elif key == "undone":
         fields = dict(fields, what=_taken_back(str(fields.get("text", "")), lang, deck))
     text = words.capitalise(words.render(template, fields, cat, key, names))
+    if text.endswith(".") and not text.endswith(".."):
+        text = text[:-1]   # the panel's lines end bare, as a list does ("Gobbler into lane 2"); "!" stays
     header = any(key == h or (h.endswith("-") and key.startswith(h)) for h in HEADERS)
     return text if header else "  " + text
 
