@@ -225,7 +225,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        self.label(self.w("notice" if kind == "notice" else "not_taken"), 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
+        title = self.w("notice" if kind == "notice" else "not_taken")
+        self.label(title, 22 * u, (bx + int(40 * u), by + int(26 * u)), C.GOLD)
         for i, line in enumerate(lines):
             self.label(line, cap, (bx + int(40 * u), by + int(70 * u) + i * step), C.TEXT, max_w=inner)
 

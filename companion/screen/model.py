@@ -168,7 +168,8 @@ class ScreenModel:
     ``side_bet_answer`` is the side bet's answer after the race (None while unknown). ``standings`` are
     :class:`StandingView` rows best first (``(name, money)`` pairs are accepted and placed by money).
     ``message`` (a refusal or notice) shows on top while ``now - message_at`` is under the screen's message
-    time, titled by ``message_kind`` (``refusal``: "Not taken", ``notice``: "Note"). ``status`` is device status lines (``"scanner: ok"``); only troubled ones are shown.
+    time, titled by ``message_kind`` (``refusal``: "Not taken", ``notice``: "Note"). ``status`` is device status
+    lines (``"scanner: ok"``); only troubled ones are shown.
     ``moves`` and ``fold`` say what the last card did; ``name_entry`` is ``(seat, seats, text)`` while a name
     is typed at the desktop keyboard. ``language`` (en, nl, es) picks the screen's own words. ``table_phase`` is
     the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of

@@ -97,8 +97,9 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     if screen == "race":
         race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
         seats = from_table(sample_table("payouts")).seats
-        return from_race(race, log=tuple(screencall.lines(events, language)), seats=seats, players=len(seats), race_no=2,
-                         odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS, language=language)
+        return from_race(race, log=tuple(screencall.lines(events, language)), seats=seats, players=len(seats),
+                         race_no=2, odds=None if race.is_over else SAMPLE_ODDS, status=SAMPLE_STATUS,
+                         language=language)
     table = sample_table(screen)
     model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
                        form=sample_form(language) if screen == "setup" else None)

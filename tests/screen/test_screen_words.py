@@ -21,7 +21,7 @@ NOTATION = re.compile(r"^[GHDMA](?:R|[+-]\d+|\*|T|F|<|>)+$")  # a whole card not
 INSIDE = re.compile(r"\b[A-Z]{1,2}R?[+-]\d")                    # notation inside a text: "G+2>", "GR+2"
 CODE = re.compile(r"\bHS-?[A-Z0-9]")                           # label codes: HS10, HS-NEW, HS-T-MUM-1-S
 IDS = re.compile(r"\b[a-z]+(?:[-_][a-z0-9]+)+\b")             # snake or kebab ids: two-on-finish-space, mum-top
-WORDS_WITH_A_HYPHEN = {"knock-out", "sd-kaart", "face-up", "finish-line", "mascot-themed"}              # real words of a language, not ids
+WORDS_WITH_A_HYPHEN = {"knock-out", "sd-kaart", "face-up", "finish-line", "mascot-themed"}  # words, not ids
 
 # English words that have their own word in Dutch and Spanish (docs/words.md): none may show in those screens.
 ENGLISH = {"the", "card", "pass", "space", "lane", "runs", "seat", "undo", "money", "betting", "payouts", "players",
