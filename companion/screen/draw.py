@@ -26,7 +26,7 @@ from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
-from companion.screen.words import say
+from companion.screen.words import part, say
 
 if TYPE_CHECKING:
     import pygame
@@ -138,7 +138,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
         self.money(model, L.seats, L.unit)
 
     def header(self, model: ScreenModel, L: Layout) -> None:
-        """The title, race / pass / card chips, and device trouble (only when there is some)."""
+        """The title, race / pass / card chips, and device trouble (only when there is some: which parts)."""
         u = L.unit
         x, y, w, h = L.header
         self.pg.draw.rect(self.surface, C.PANEL, L.header)
@@ -157,8 +157,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens):
             cx = r[0] + r[2] + int(14 * u)
         problems = trouble(model.status)
         right = x + w - int(28 * u)
-        if problems:
-            text = self.w("check") + " " + "; ".join(problems).upper()
+        if problems:  # which parts, in the table's words; what is wrong with them is in the log and the status
+            parts = dict.fromkeys(part(self.lang, line) for line in problems)
+            text = self.w("check") + " " + ", ".join(parts).upper()
             cap = self.fit_cap(text, 18 * u, right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
         elif model.phase and model.screen != "race":

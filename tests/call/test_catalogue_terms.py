@@ -39,6 +39,7 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("nl", "DQ"): "the badge DQ is the same everywhere",
     ("es", "DQ"): "the badge DQ is the same everywhere",
     ("es", "no"): "'no' is Spanish too",
+    ("nl", "part_scanner"): "'scanner' is the Dutch word for the barcode scanner",
 }
 
 # The words of a fall, per language: no move-back line may use one of them.

@@ -227,3 +227,19 @@ def test_a_shared_place_on_the_payouts_screen_is_one_shared_place(lang, fourth):
     painter = Painter(pygame.Surface((1280, 720)))
     painter.draw(model, 0.0)
     assert painter.drawn_texts.count(fourth) == 2 and fourth[1:] not in painter.drawn_texts
+
+
+@pytest.mark.parametrize("lang,shown", [("en", "CHECK SCANNER, LIGHTS, SD CARD"),
+                                        ("nl", "CONTROLEER SCANNER, LAMPJES, SD-KAART"),
+                                        ("es", "REVISAR ESCÁNER, LUCES, TARJETA SD")])
+def test_device_trouble_names_the_parts_in_the_table_s_words_never_the_device_s_detail(lang, shown):
+    import pygame
+
+    from companion.screen.draw import Painter
+    from companion.screen.model import ScreenModel
+    status = ("scanner: disconnected (/dev/hotstreak-scanner missing)", "leds: failed: spidev error",
+              "scanner: not found again", "journal: not saving: disk full", "voice: en")
+    painter = Painter(pygame.Surface((1280, 720)))
+    painter.draw(ScreenModel(screen="setup", language=lang, status=status), 0.0)
+    assert shown in painter.drawn_texts
+    assert not [t for t in painter.drawn_texts if "/dev" in t or "spidev" in t or "disk full" in t]
