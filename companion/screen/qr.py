@@ -13,7 +13,7 @@ from typing import Any
 
 QR_SCREENS = ("setup", "betting")
 QUIET = 4  # modules of white border around the code (the QR standard's quiet zone)
-FOLLOW = "Follow on your phone"
+FOLLOW = "Follow on your phone"  # the English words; the screen says them in its language ("follow")
 TEXT, DIM = (235, 235, 240), (200, 200, 210)
 
 
@@ -40,6 +40,12 @@ def _surface(url: str, size: int) -> Any:
     return pygame.transform.scale(small, (side, side))
 
 
+def _follow(screen: Any) -> str:
+    """"Follow on your phone" in the painter's language (``companion.screen.words``)."""
+    from companion.screen.words import say
+    return say(getattr(screen, "lang", "en"), "follow")
+
+
 def draw_qr(screen: Any, model: Any, layout: Any) -> None:
     """Paint the join code with ``screen`` (the painter of ``companion.screen.draw``: its ``surface`` and
     ``label``) when the model has a ``join_url`` and shows setup or betting; does nothing otherwise.
@@ -57,7 +63,7 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
         side = image.get_width()
         left, top = bx + bw - side - pad - int(6 * u), by + (bh - side) // 2
         screen.surface.blit(image, (left, top))
-        screen.label(FOLLOW, 16 * u, (left - int(12 * u), by + bh // 2 - int(4 * u)), TEXT, "bottomright")
+        screen.label(_follow(screen), 16 * u, (left - int(12 * u), by + bh // 2 - int(4 * u)), TEXT, "bottomright")
         screen.label(address, 16 * u, (left - int(12 * u), by + bh // 2 + int(4 * u)), DIM, "topright")
         return
     px, py, pw, ph = round(W * 0.02), round(H * 0.1), round(W * 0.62), round(H * 0.6)  # the face-up panel
@@ -68,6 +74,6 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
     image = _surface(url, size)
     side = image.get_width()
     top = y + pad + text_h
-    screen.label(FOLLOW, 15 * u, (x + w // 2, y + pad), TEXT, "midtop", max_w=w - 2 * pad)
+    screen.label(_follow(screen), 15 * u, (x + w // 2, y + pad), TEXT, "midtop", max_w=w - 2 * pad)
     screen.surface.blit(image, (x + (w - side) // 2, top))
     screen.label(address, 15 * u, (x + w // 2, top + side + int(8 * u)), DIM, "midtop", max_w=w - 2 * pad)

@@ -243,3 +243,16 @@ def test_device_trouble_names_the_parts_in_the_table_s_words_never_the_device_s_
     painter.draw(ScreenModel(screen="setup", language=lang, status=status), 0.0)
     assert shown in painter.drawn_texts
     assert not [t for t in painter.drawn_texts if "/dev" in t or "spidev" in t or "disk full" in t]
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "es"])
+@pytest.mark.parametrize("screen", ["setup", "betting"])
+def test_the_phone_page_s_code_is_captioned_in_the_table_s_language(lang, screen):
+    import pygame
+
+    from companion.screen.draw import Painter
+    from companion.screen.model import ScreenModel
+    painter = Painter(pygame.Surface((1280, 720)))
+    painter.draw(ScreenModel(screen=screen, language=lang, join_url="http://10.0.0.2:8080/"), 0.0)
+    assert say(lang, "follow") in painter.drawn_texts
+    assert not [(t, _bad(t, lang)) for t in painter.drawn_texts if _bad(t, lang)]
