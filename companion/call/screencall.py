@@ -36,7 +36,7 @@ def effect(card: Any, lang: str) -> str:
 
 def _taken_back(text: str, lang: str, deck: Any = None) -> str:
     """What an undo took back, in words: a race card of ``deck`` (a ``companion.rules.deck.Deck``, None: the
-    game's own deck file) as who and effect, any other input as "the last scan"."""
+    game's own deck file) as who and effect, any other input as "the last action"."""
     from companion.rules.deck import load_deck
     from companion.rules.errors import HotStreakError
     cat = words.load_catalogue(lang)

@@ -60,7 +60,8 @@ def _painter(table: TableKit):
 def _play(lang: str) -> dict[str, list[str]]:
     """The demo game's inputs one by one on a table with a screen; every frame's texts by screen name."""
     seen: dict[str, list[str]] = {}
-    with TableKit(lang=lang, screen=True) as table:
+    from companion.screen.samples import SAMPLE_ODDS
+    with TableKit(lang=lang, screen=True, odds=lambda: SAMPLE_ODDS) as table:   # with odds: "To win" and "%"
         painter = _painter(table)
         seen.setdefault("attract", []).extend(painter.drawn_texts)
         for text, _wait in parse_script(script_path().read_text("utf-8")):
@@ -81,6 +82,7 @@ def test_every_text_on_every_screen_of_a_whole_game_is_words(lang):
                 if _bad(text, lang)}
     assert not problems, sorted(problems)[:60]
     race = " ".join(seen["racing"])
+    assert say(lang, "to_win").upper() in race                               # the odds were on the screen
     assert say(lang, "card_of", n=1, m=15).upper() in race                  # the header chip, in the language
     first = load_catalogue(lang).screen["revealed"].split(" {reveal}")[0]
     assert first in race                                                     # the call panel's cards, in words
