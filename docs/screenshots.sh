@@ -9,7 +9,7 @@ shot --screen race --cards "${race[@]}" --out docs/screen-race.png
 shot --screen race --cards HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23 \
     --out docs/screen-fold.png
 shot --screen race --cards "${race[@]}" --now 1 \
-    --message "card HS19 (HF) was already revealed in pass 1; expected a card not yet revealed this pass" \
+    --message "Already scanned." \
     --out docs/screen-refusal.png
 shot --screen moment-knockout --out docs/screen-moment-knockout.png
 shot --screen race-end --out docs/screen-race-end.png

@@ -132,7 +132,8 @@ class Catalogue:
     (a green card's ``who``), ``list_sep``/``list_and`` (or ``<field>_sep``/``<field>_and``) and
     ``<field>_item`` templates for list fields (``<field>_shared_item`` for the mascots of a shared place, said
     once); ``sidebets`` the side bet questions by card id; ``outcomes`` the life-outcome lines by the ``from``
-    dollars of their band (empty: the game data's English lines)."""
+    dollars of their band (empty: the game data's English lines); ``screen`` the call panel's own lines by event
+    key where the first phrasing does not suit the screen (:mod:`companion.call.screencall`)."""
 
     lang: str
     voice: str
@@ -141,6 +142,7 @@ class Catalogue:
     words: dict[str, str]
     sidebets: dict[str, str]
     outcomes: dict[int, str] = field(default_factory=dict)
+    screen: dict[str, str] = field(default_factory=dict)
 
 
 def sounds_dir() -> Path:
@@ -168,7 +170,7 @@ def load_catalogue(lang: str) -> Catalogue:
     places = {int(k): v for k, v in data["places"].items()}
     outcomes = {int(k): v for k, v in data.get("outcomes", {}).items()}
     return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]), dict(data.get("sidebets", {})),
-                     outcomes)
+                     outcomes, dict(data.get("screen", {})))
 
 
 def placeholders(phrase: str) -> set[str]:

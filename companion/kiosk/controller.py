@@ -32,6 +32,7 @@ from companion.kiosk import history
 from companion.kiosk.errors import JournalError, JournalReplaced
 from companion.kiosk.journal import UNDO, Entry, Journal
 from companion.kiosk.legacy import apply_legacy
+from companion.kiosk.notices import Notice
 from companion.rules.codes import parse_code
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, Reason, RefusalMessage, RefusedError
@@ -50,7 +51,7 @@ BATCH_SECONDS = 0.2     # ... and no longer than this (s), so the watchdog keeps
 RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s)
 STALL_TICK = 0.1        # while a write to the journal waits on the SD card, the sinks are drawn this often (s)
 SAVING_AFTER = 0.5      # ... and after this long the screen says it is saving (s)
-SAVING = "Saving - the SD card is slow, one moment"
+SAVING = Notice("Saving - the SD card is slow, one moment", "saving")
 ADDRESS_SECONDS = 10.0  # how often the phone page's address is looked at again (the Wi-Fi may come up late)
 
 __all__ = ["Controller", "Result", "Undone", "replay", "status_dict"]
@@ -164,7 +165,7 @@ class Controller:
                 log.warning("seat consent codes not made (%s)", exc)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
-            local = printed if self._local is None else tuple(self._local(events, view.seat_name))
+            local = tuple(self._local(events, view.seat_name, view.deck))
             announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
             view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
         return view
@@ -287,7 +288,8 @@ class Controller:
             if self.skipped:
                 first = next(e for e in self.entries if e.id in self.skipped)
                 more = f" and {len(self.skipped) - 1} more" if len(self.skipped) > 1 else ""
-                self.notices.append(f"{first.text}{more} no longer applies (kept): {self.skipped[first.id]}")
+                self.notices.append(Notice(f"{first.text}{more} no longer applies (kept): {self.skipped[first.id]}",
+                                           "skipped"))
         if self.skipped or before:
             self.journal.mark(self.skipped, before - set(self.skipped))
         return table
@@ -337,8 +339,8 @@ class Controller:
             self._rescued = (f"{exc.path}: {exc.what}; the game ({len(self.entries)} inputs) was written to a new "
                              f"journal there{kept}")
             log.error("journal %s, nothing lost", self._rescued)
-            self.notices.append(f"The journal was {'deleted' if 'deleted' in exc.what else 'replaced'}: "
-                                "the game was saved again")
+            self.notices.append(Notice(f"The journal was {'deleted' if 'deleted' in exc.what else 'replaced'}: "
+                                       "the game was saved again", "rescued"))
             return self._written(write)
 
     def _written(self, write: Callable[[], Any]) -> Any:
@@ -372,7 +374,7 @@ class Controller:
         if self.problem is not None:
             log.warning("journal %s saves again; play goes on", self.journal.path)
             self.problem = None
-            self.notices.append("Saving again - play on")
+            self.notices.append(Notice("Saving again - play on", "saved"))
 
     def _retry(self, now: float) -> None:
         """Try the journal again: reopen a read-only start for writing, else a tiny real write."""
@@ -477,15 +479,14 @@ class Controller:
             log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, what)
 
 
-def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]] | None]:
-    """The unnamed seat's name, the printed race call (English) and, for another language, its lines."""
-    from companion.call import racecall, words
-    if language == "en":
-        return SEAT_WORD, racecall.call, None
-    seat_word = str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
+def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]]]:
+    """The unnamed seat's name, the printed race call (English, for the console) and the screen's call panel
+    lines in ``language`` (words only: no card notation or label codes)."""
+    from companion.call import racecall, screencall, words
+    seat_word = SEAT_WORD if language == "en" else str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
 
-    def local(events: Sequence[Event], names: Callable[[int], str]) -> list[str]:
-        return words.lines(events, language, names)
+    def local(events: Sequence[Event], names: Callable[[int], str], deck: Deck | None = None) -> list[str]:
+        return screencall.lines(events, language, names, deck)
     return seat_word, racecall.call, local
 
 

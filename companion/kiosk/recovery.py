@@ -24,6 +24,7 @@ from pathlib import Path
 
 from companion.kiosk.errors import JournalError, JournalWriteError
 from companion.kiosk.journal import SCHEMA_VERSION, Journal, check_file, set_aside
+from companion.kiosk.notices import Notice
 
 log = logging.getLogger(__name__)
 LOW_SPACE = 1 << 20  # bytes free below which `status` and `doctor` call the disk full
@@ -68,7 +69,7 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
         except JournalWriteError as exc:
             log.error("%s; the kiosk starts but refuses inputs until it can save, retrying", exc)
             journal.problem = exc
-            return journal, ["Can't save - check the SD card"]
+            return journal, [Notice("Can't save - check the SD card", "cannot-save")]
         return journal, []
     if problem.kind == "damaged":
         try:
@@ -80,7 +81,8 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
             log.error("journal %s: %s; moved aside to %s (nothing deleted) and a new journal started - to get "
                       "that game back see docs/operations.md, 'The journal is damaged'", path, problem.what, aside)
             try:
-                return Journal(path), [f"The journal was damaged and moved aside ({aside.name}): a new game starts"]
+                return Journal(path), [Notice(f"The journal was damaged and moved aside ({aside.name}): a new game "
+                                              "starts", "moved-aside")]
             except JournalError as again:
                 problem = again
     log.error("%s; the kiosk starts but refuses inputs until it can save, retrying", problem)
@@ -89,7 +91,7 @@ def open_journal(path: str | Path, *, now: float | None = None) -> tuple[Journal
     except JournalError:
         journal = Journal.unavailable(path, problem)
     journal.problem = problem
-    return journal, ["Can't save - check the SD card"]
+    return journal, [Notice("Can't save - check the SD card", "cannot-save")]
 
 
 def move_aside(path: str | Path, now: float | None = None) -> Path:

@@ -200,7 +200,8 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                 preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
                 screen = Screen(device.surface, display=device)
                 sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
-                                  leds=preview, lane_map=lane_map, submit=submit, language=cfg.language)
+                                  leds=preview, lane_map=lane_map, submit=submit, language=cfg.language,
+                                  keyboard=device.name == "window")
                 if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
                     device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
                 sinks.append(sink)

@@ -29,7 +29,7 @@ from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
-from companion.screen.words import say
+from companion.screen.words import part, say
 
 if TYPE_CHECKING:
     import pygame
@@ -119,6 +119,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         self.layer = "screen"
         if self.boxes is not None:
             self.boxes = []   # the measuring hook: this frame's text boxes
+        self.drawn_texts = []
         self.surface.fill(C.BACKGROUND)
         if model.screen == "race":
             self.screen_race(model, L, now)
@@ -141,7 +142,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             self.name_entry(model.name_entry, L)
         if model.message and 0.0 <= now - model.message_at < self.message_seconds:
             self.layer = "message"
-            self.message(model.message, L)
+            self.message(model.message, L, model.message_kind)
         self.layer = "screen"
 
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
@@ -155,7 +156,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         self.money(model, L.seats, L.unit)
 
     def header(self, model: ScreenModel, L: Layout) -> None:
-        """The title, race / pass / card chips, and device trouble (only when there is some)."""
+        """The title, race / pass / card chips, and device trouble (only when there is some: which parts)."""
         u = L.unit
         x, y, w, h = L.header
         self.pg.draw.rect(self.surface, C.PANEL, L.header)
@@ -174,8 +175,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             cx = r[0] + r[2] + int(14 * u)
         problems = trouble(model.status)
         right = x + w - int(28 * u)
-        if problems:
-            text = self.w("check") + " " + "; ".join(problems).upper()
+        if problems:  # which parts, in the table's words; what is wrong with them is in the log and the status
+            parts = dict.fromkeys(part(self.lang, line) for line in problems)
+            text = self.w("check") + " " + ", ".join(parts).upper()
             cap = self.fit_cap(text, self.cap(18), right - cx - int(40 * u))
             self.pill(text, cap, (right, cy), C.MESSAGE, C.TEXT, anchor="midright")
         elif model.phase and model.screen != "race":   # only where it fits beside the chips
@@ -250,8 +252,9 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             self.label(line, keys_cap, (bx + bw // 2, ky + int(i * keys_cap * 1.6)), C.DIM_TEXT, "midtop",
                        max_w=inner)
 
-    def message(self, text: str, L: Layout) -> None:
-        """A refusal or notice on top of everything: the whole sentence, wrapped, never cut."""
+    def message(self, text: str, L: Layout, kind: str = "refusal") -> None:
+        """A refusal or notice (``kind``) on top: the whole sentence, wrapped, never cut, over the lower panels
+        (never over the two leading rows of the running order)."""
         u, w, h = L.unit, L.width, L.height
         sentence = text.strip()
         sentence = sentence[:1].upper() + sentence[1:]
@@ -259,16 +262,19 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             sentence += "."
         bw = int(w * 0.9)
         inner = bw - int(80 * u)
-        cap, lines = self.fit_wrap(sentence, self.cap(34), inner, int(h * 0.5))
+        lead = order_rect(1, L)
+        top, bottom = lead[1] + lead[3] + 6, h - int(20 * u)   # below the leading rows, above the screen's edge
+        cap, lines = self.fit_wrap(sentence, self.cap(34), inner, bottom - top - int(110 * u))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
-        box = ((w - bw) // 2, int(h * 0.1), bw, bh)
+        box = ((w - bw) // 2, max(top, min(L.bottom[1], bottom - bh)), bw, bh)
         self.pg.draw.rect(self.surface, C.BACKGROUND, tuple(v + d for v, d in zip(box, (-6, -6, 12, 12))),
                           border_radius=int(20 * u))
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, box, width=max(2, int(4 * u)), border_radius=int(16 * u))
         bx, by = box[0], box[1]
-        head = self.label(self.w("not_taken"), self.cap(22), (bx + int(40 * u), by + int(16 * u)), C.GOLD)
+        title = self.w("notice" if kind == "notice" else "not_taken")
+        head = self.label(title, self.cap(22), (bx + int(40 * u), by + int(16 * u)), C.GOLD)
         top = max(by + int(70 * u), head[1] + head[3] + int(8 * u))
         for i, line in enumerate(lines):
             self.label(line, cap, (bx + int(40 * u), top + i * step), C.TEXT, max_w=inner)

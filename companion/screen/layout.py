@@ -180,7 +180,7 @@ def card_tile_rect(layout: Layout) -> Rect:
     x, y, w, h = layout.card
     pad = int(18 * u)
     ix, iy, iw, ih = x + pad, y + int(52 * u), w - 2 * pad, h - int(52 * u) - pad
-    return (ix, iy, min(int(ih * 0.66), int(iw * 0.38)), ih)
+    return (ix, iy, min(int(ih * 0.7), int(iw * 0.44)), ih)
 
 
 def standing_rect(row: int, rows: int, layout: Layout) -> Rect:

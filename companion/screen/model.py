@@ -172,7 +172,8 @@ class ScreenModel:
     ``side_bet_answer`` is the side bet's answer after the race (None while unknown). ``standings`` are
     :class:`StandingView` rows best first (``(name, money)`` pairs are accepted and placed by money).
     ``message`` (a refusal or notice) shows on top while ``now - message_at`` is under the screen's message
-    time. ``status`` is device status lines (``"scanner: ok"``); only troubled ones are shown.
+    time, titled by ``message_kind`` (``refusal``: "Not taken", ``notice``: "Note"). ``status`` is device status
+    lines (``"scanner: ok"``); only troubled ones are shown.
     ``moves`` and ``fold`` say what the last card did; ``name_entry`` is ``(seat, seats, text)`` while a name
     is typed at the desktop keyboard. ``language`` (en, nl, es) picks the screen's own words. ``table_phase`` is
     the table's phase value (``adding-cards``...) when the model comes from a table. ``form`` is a line of
@@ -180,6 +181,8 @@ class ScreenModel:
     (companion.kiosk.history.form_line). ``join_url`` is the phone page's address, shown as a QR code
     in setup and betting (``companion.screen.qr``), or None. ``moments`` are the big moments of the last card
     (``companion.screen.moments``), shown one after the other from ``moment_at`` on the race screen.
+    in setup and betting (``companion.screen.qr``), or None. ``keyboard`` says a keyboard types into the screen
+    (a desktop window): only then does the screen say how to name a seat.
     """
 
     screen: str = "attract"
@@ -213,6 +216,7 @@ class ScreenModel:
     life_outcome: str | None = None
     message: str | None = None
     message_at: float = 0.0
+    message_kind: str = "refusal"
     status: tuple[str, ...] = ()
     form: str | None = None
     name_entry: tuple[int, int, str] | None = None
@@ -221,6 +225,7 @@ class ScreenModel:
     join_url: str | None = None
     moments: tuple[Moment, ...] = ()
     moment_at: float = 0.0
+    keyboard: bool = False
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -265,6 +270,7 @@ class ScreenFields(TypedDict, total=False):
     life_outcome: str | None
     message: str | None
     message_at: float
+    message_kind: str
     status: tuple[str, ...]
     form: str | None
     name_entry: tuple[int, int, str] | None
@@ -273,6 +279,7 @@ class ScreenFields(TypedDict, total=False):
     join_url: str | None
     moments: tuple[Moment, ...]
     moment_at: float
+    keyboard: bool
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

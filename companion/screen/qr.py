@@ -13,7 +13,7 @@ from typing import Any
 
 QR_SCREENS = ("setup", "betting")
 QUIET = 4  # modules of white border around the code (the QR standard's quiet zone)
-FOLLOW = "Follow on your phone"
+FOLLOW = "Follow on your phone"  # the English words; the screen says them in its language ("follow")
 TEXT, DIM = (235, 235, 240), (200, 200, 210)
 
 
@@ -59,8 +59,14 @@ def _band_parts(screen: Any, url: str, layout: Any) -> tuple[int, int, int]:
         return side, 0, pad
     cap = screen.cap(16)
     address = url.removeprefix("http://").rstrip("/")
-    words = max(screen.font(cap).size(t)[0] for t in (FOLLOW, address))
+    words = max(screen.font(cap).size(t)[0] for t in (_follow(screen), address))
     return side, words, int(12 * u) + pad
+
+
+def _follow(screen: Any) -> str:
+    """"Follow on your phone" in the painter's language (``companion.screen.words``)."""
+    from companion.screen.words import say
+    return say(getattr(screen, "lang", "en"), "follow")
 
 
 def draw_qr(screen: Any, model: Any, layout: Any) -> None:
@@ -87,7 +93,7 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
         screen.record((left, top, side, side), url, 0, kind="qr")
         if layout.small:
             return
-        screen.label(FOLLOW, cap, (left - int(12 * u), by + bh // 2 - int(2 * u)), TEXT, "bottomright")
+        screen.label(_follow(screen), cap, (left - int(12 * u), by + bh // 2 - int(2 * u)), TEXT, "bottomright")
         screen.label(address, cap, (left - int(12 * u), by + bh // 2 + int(2 * u)), DIM, "topright")
         return
     if layout.small:   # the 7-inch panel: the code in the right column, its words under the cards panel
@@ -98,19 +104,19 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
         screen.surface.blit(image, (x + (w - side) // 2, y + (h - side) // 2))
         screen.record((x + (w - side) // 2, y + (h - side) // 2, side, side), url, 0, kind="qr")
         wx, wy = round(W * 0.02) + int(18 * u), round(H * 0.82)
-        first = screen.label(FOLLOW, cap, (wx, wy), TEXT, max_w=round(W * 0.58))
+        first = screen.label(_follow(screen), cap, (wx, wy), TEXT, max_w=round(W * 0.58))
         screen.label(address, cap, (wx, first[1] + first[3] + int(6 * u)), DIM, max_w=round(W * 0.58))
         return
     px, py, pw, ph = round(W * 0.02), round(H * 0.1), round(W * 0.62), round(H * 0.6)  # the face-up panel
     size, text_h = int(0.2 * H), int(cap * 1.6)
-    words = max(screen.font(cap).size(t)[0] for t in (FOLLOW, address))
+    words = max(screen.font(cap).size(t)[0] for t in (_follow(screen), address))
     w, h = max(size, words) + 2 * pad, size + 2 * text_h + 2 * pad
     x, y = px + pw - w - pad, py + ph - h - pad
     screen.pg.draw.rect(screen.surface, (20, 26, 44), (x, y, w, h), border_radius=int(10 * u))
     image = _surface(url, size)
     side = image.get_width()
     top = y + pad + text_h
-    screen.label(FOLLOW, cap, (x + w // 2, y + pad), TEXT, "midtop", max_w=w - 2 * pad)
+    screen.label(_follow(screen), cap, (x + w // 2, y + pad), TEXT, "midtop", max_w=w - 2 * pad)
     screen.surface.blit(image, (x + (w - side) // 2, top))
     screen.record((x + (w - side) // 2, top, side, side), url, 0, kind="qr")
     screen.label(address, cap, (x + w // 2, top + side + int(4 * u)), DIM, "midtop", max_w=w - 2 * pad)

@@ -1,5 +1,5 @@
-"""The panels of the race screen: the running order with live odds, the last card (pictograms, its whole
-notation, the move it made), the race call and the money."""
+"""The panels of the race screen: the running order with live odds, the last card (who, its actions as
+pictograms and words, the move it made), the race call and the money."""
 
 from __future__ import annotations
 
@@ -129,10 +129,8 @@ class RacePanels(Widgets):
         self.pg.draw.rect(self.surface, col, tile, border_radius=int(16 * u))
         self.pg.draw.rect(self.surface, C.TEXT, tile, width=max(2, int(4 * u)), border_radius=int(16 * u))
         who = self.w("all") if card.mascot is None else card.mascot.upper()
-        self.label(who, self.cap(22), (x + tw // 2, y + int(h * 0.14)), ink, "center", max_w=tw - int(20 * u))
-        self.label(card.notation, self.cap(64), (x + tw // 2, y + int(h * 0.5)), ink, "center", max_w=tw - int(44 * u))
-        if card.code:
-            self.label(card.code, self.cap(18), (x + tw // 2, y + int(h * 0.86)), ink, "center", max_w=tw - int(20 * u))
+        # who the card names, in words: its notation and label code are not for the table
+        self.label(who, self.cap(40), (tile[0] + tw // 2, tile[1] + tile[3] // 2), ink, "center", max_w=tw - int(40 * u))
         ax = x + tw + int(28 * u)
         aw = x + w - ax
         actions = card.actions or (card.notation[1:],)
@@ -190,7 +188,11 @@ class RacePanels(Widgets):
             if word:
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
-                self.pill(word, pill, (cx, ry), fill)
+                room = x + (i // rows + 1) * (w // cols) - cx - int(pill * 1.1)   # the pill inside its column
+                pc = self.fit_cap(word, pill, room)
+                if self.font(pc).size(word)[0] > room and mv.what in ("out", "knocked out"):
+                    word = self.w("DQ")   # the short word where the long one cannot fit (the 720p panel)
+                self.pill(word, pc, (cx, ry), fill)
 
     def _move_pieces(self, mv: MoveView) -> tuple[list[tuple[str, str]], str]:
         """One move's ``(from, to)`` pairs (space, lane) and its word (``FELL``), as :meth:`_move_lines` draws."""

@@ -45,6 +45,15 @@ def sample_race(cards: tuple[str, ...] = SAMPLE_CARDS) -> tuple[Race, list[Event
 SAMPLE_FORM = "Mum has won 4 of the last 10"
 
 
+SAMPLE_FORMS = {"en": SAMPLE_FORM, "nl": "Mum won 4 van de laatste 10", "es": "Mum ha ganado 4 de las últimas 10"}
+"""The sample line of mascot form in each language (the kiosk's ``history.form_line`` words, for 4 of 10)."""
+
+
+def sample_form(language: str = "en") -> str:
+    """The sample line of mascot form in ``language`` (English for another one)."""
+    return SAMPLE_FORMS.get(language, SAMPLE_FORM)
+
+
 def sample_table(screen: str) -> Table:
     """A ``Table`` replaying the demo game with four named players up to the sample point of ``screen``."""
     from companion.rules.table import Table, realise
@@ -130,20 +139,21 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     if screen not in SCREENS:
         from companion.screen.moments import MOMENT_SCREENS
         raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS + MOMENT_SCREENS)})")
-    from companion.call import racecall
+    from companion.call import screencall
     from companion.screen.table_model import from_table
     if screen == "attract":
         return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
-                           form=SAMPLE_FORM)
+                           form=sample_form(language))
     if screen == "race":
         race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
         seats = _race_seats(race, language)
-        return from_race(race, log=tuple(racecall.call(events)), seats=seats, players=len(seats), race_no=2,
-                         odds=None if race.is_over else SAMPLE_ODDS, odds_card=None if race.is_over else
-                         len(race.cards), status=SAMPLE_STATUS, language=language)
+        return from_race(race, log=tuple(screencall.lines(events, language)), seats=seats, players=len(seats),
+                         race_no=2, odds=None if race.is_over else SAMPLE_ODDS,
+                         odds_card=None if race.is_over else len(race.cards), status=SAMPLE_STATUS,
+                         language=language)
     table = sample_table(screen)
     model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
-                       form=SAMPLE_FORM if screen == "setup" else None)
+                       form=sample_form(language) if screen == "setup" else None)
     return model
 
 

@@ -7,7 +7,7 @@ import math
 from companion import colours as C
 from companion.screen.words import place as ordinal_in, say
 from companion.screen.layout import KEY_CAP, Layout, Rect, betting_band, seat_rows, standing_rect
-from companion.screen.model import MASCOT_ORDER, ScreenModel
+from companion.screen.model import MASCOT_ORDER, CardView, ScreenModel
 from companion.colours import RGB
 from companion.screen.race_panels import short_ticket
 from companion.screen.widgets import Widgets, ink_on, shade
@@ -100,9 +100,9 @@ class OtherScreens(Widgets):
         r = int(32 * u)
         for i, name in enumerate(cols):
             cx = x + i * cw + cw // 2
-            if name == "green":   # a disc with the green cards' letter (a figure, like the mascots' letters)
+            if name == "green":  # a green card moves everybody: the first letter of the table's word for "all"
                 self.pg.draw.circle(self.surface, C.colour("green"), (cx, y + r), r)
-                letter = self.text("A", r * 0.95, C.BACKGROUND)
+                letter = self.text(self.w("all")[:1], r * 0.95, C.BACKGROUND)   # a figure on the disc, not a word
                 self.surface.blit(letter, letter.get_rect(center=(cx, y + r)))
             else:
                 self.mascot(name, cx, y + r, r)
@@ -111,11 +111,14 @@ class OtherScreens(Widgets):
             step = max(int(note_cap * 1.6), min(int(62 * u), (ah - 2 * r - int(20 * u)) // max(1, len(cards))))
             col = C.colour(name)
             tw = cw - 2 if L.small else int(cw * 0.8)
-            for j, note in enumerate(cards):   # each known card as a small card in its colour
+            for j, note in enumerate(cards):   # each known card as a small card in its colour, its actions drawn
                 tile = (cx - tw // 2, y + 2 * r + int(20 * u) + j * step, tw, int(step * 0.9))
                 self.pg.draw.rect(self.surface, col, tile, border_radius=int(8 * u))
-                self.label(note, max(self.min_cap, min(note_cap, step * 0.4)), (cx, tile[1] + tile[3] // 2),
-                           ink_on(col), "center", max_w=tile[2] - (0 if L.small else int(6 * u)))
+                acts = CardView(note).actions
+                side = min(int(tile[3] * 0.9), (tile[2] - int(8 * u)) // max(1, len(acts)))
+                left = cx - side * len(acts) // 2
+                for k, act in enumerate(acts):
+                    self.action_icon(act, (left + k * side, tile[1] + (tile[3] - side) // 2, side, side), ink_on(col))
         if L.small:
             if not model.join_url:
                 self.odds_list(model, _frac(L, 0.64, 0.1, 0.34, 0.3), u)
@@ -132,10 +135,12 @@ class OtherScreens(Widgets):
         self.wrap(say(self.lang, "setup_help"), self.cap(26), (hx, hy, hw, hh), C.TEXT)
 
     def players(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """The players by name with their money (seat order), and the keyboard hint for names."""
+        """The players by name with their money (seat order), and the keyboard hint for names where a keyboard
+        types into the screen."""
         x, y, w, h = self.panel(rect, self.w("players"), u)
         hint_cap = self.cap(15)
-        hint = self.lines_for(self.w("name_key"), hint_cap, w)   # at the foot, on two lines when it is long
+        # the keyboard hint at the foot (on two lines when it is long), only where a keyboard types names
+        hint = self.lines_for(self.w("name_key"), hint_cap, w) if model.keyboard else []
         hint_h = int(len(hint) * hint_cap * 1.6)
         n = max(1, len(model.seats))
         if (h - hint_h - int(8 * u)) // n < self.min_cap * 1.5:
@@ -339,7 +344,7 @@ class OtherScreens(Widgets):
             self.pill(word, pcap, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
-        """The race's paid places, best first."""
+        """The race's paid places, best first; a shared place marked ``=`` (``=4TH`` twice: one shared fourth)."""
         x, y, w, h = self.panel(rect, self.w("places"), u)
         status = {m.mascot: m.status for m in model.mascots}
         rows = sorted(model.podium, key=lambda mp: (mp[1], mp[0]))[:4]
@@ -351,8 +356,9 @@ class OtherScreens(Widgets):
         for i, (name, place) in enumerate(rows):
             cy = y + i * step + step // 2
             out = status.get(name) == "dq"
-            self.label(ordinal_in(self.lang, place).upper(), cap, (x, cy), C.GOLD if place == 1 else C.TEXT,
-                       "midleft")
+            shared = "=" if sum(p == place for _, p in rows) > 1 else ""   # a shared place, as on game over
+            self.label(shared + ordinal_in(self.lang, place).upper(), cap, (x, cy),
+                       C.GOLD if place == 1 else C.TEXT, "midleft")
             self.mascot(name, mx, cy, r, out=out)
             label = name.upper() + (" DQ" if out else "")
             self.label(label, cap, (mx + int(r * 1.8), cy), C.OUT_MARK if out else C.TEXT,

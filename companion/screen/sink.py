@@ -3,9 +3,10 @@ LED preview on a desktop, and takes the desktop window's keys for the name entry
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Sequence
 
-from companion.call import words
+from companion.call import screencall, words
 from companion.rules.errors import RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged, Settled
@@ -31,7 +32,8 @@ class ScreenSink(NullSink):
     ``render`` only hands the window's keys on (``display.poll()``). ``frames`` counts the frames drawn.
 
     ``language`` (en, nl, es) is the screen's words. ``submit(text)`` takes an input typed in the window
-    (``HS-NAME-<seat>:<name>``).
+    (``HS-NAME-<seat>:<name>``); ``keyboard`` says that a keyboard types into the window (a desktop window), so
+    the screen shows how to name a seat.
 
     The big moments of each accepted input (``companion.screen.moments``) show from the time of the input, one
     after the other; the next input ends them. After the card that ends a race the race screen stays up while
@@ -42,7 +44,7 @@ class ScreenSink(NullSink):
 
     def __init__(self, display: Any, *, status: Callable[[], tuple[str, ...]] = tuple,
                  frame_interval: float = 1 / 30, keep_log: int = 60, leds: Any = None, lane_map: Any = None,
-                 submit: Callable[[str], Any] | None = None, language: str = "en"):
+                 submit: Callable[[str], Any] | None = None, language: str = "en", keyboard: bool = False):
         self.display = display
         self.leds = leds          # a MockStrip to preview along the lanes (desktop demo), or None
         self.lane_map = lane_map
@@ -52,9 +54,11 @@ class ScreenSink(NullSink):
         self.keep_log = keep_log
         self.message: str | None = None
         self.message_at = 0.0
+        self.message_kind = "refusal"   # or "notice": the message's title
         self.money_before: dict[int, int] = {}
         self.submit = submit
         self.language = language
+        self.keyboard = keyboard
         self.entry = NameEntry()
         self.frames = 0
         self._seats = 0
@@ -64,6 +68,7 @@ class ScreenSink(NullSink):
         self._animated = False                         # the last frame's screen moves on its own
         self._until: float | None = None               # when the message or the moment on screen runs out
         self.moments = MomentClock()                    # the big moments of the last input, the race-end hold
+        self._started = False                          # a frame was drawn (a reset before it is a start)
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
@@ -78,20 +83,31 @@ class ScreenSink(NullSink):
         self._next, self._dirty = 0.0, True  # draw the change at once
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
-        message = str(error)
-        if self.language != "en":  # the reason in the table's language, then the engine's whole sentence
-            message = f"{words.refusal_line(error, self.language)} ({message})"
-        self.message, self.message_at = message, now
+        """A refusal on top of the screen: its reason as a short sentence in the table's language
+        (:func:`companion.call.words.refusal_line`); the engine's detail is for the log (the console sink prints
+        it), never the table's screen."""
+        self.message, self.message_at = words.refusal_line(error, self.language), now
+        self.message_kind = "refusal"
         self._next, self._dirty = 0.0, True
 
     def notice(self, message: str, view: TableView, now: float) -> None:
-        """A one-off line from the kiosk (a journal moved aside, saving again): shown like a refusal."""
-        self.message, self.message_at = message, now
+        """A one-off line from the kiosk (a journal moved aside, saving again), shown on top like a refusal: a
+        :class:`companion.kiosk.notices.Notice` in the screen's words for it, plain text as it is."""
+        key = getattr(message, "key", None)
+        self.message = say(self.language, f"notice_{key}") if key else message
+        self.message_at, self.message_kind = now, "notice"
         self._next, self._dirty = 0.0, True
 
     def reset(self, view: TableView, now: float) -> None:
+        """The table was read again (a start from the journal, an undo, a journal opened again): the big moments
+        end; the race call is rebuilt from the race as it stands (an undo adds its own line through its event);
+        at a start with a game in the journal, "Game restored" follows."""
         self.moments.clear()
-        self.log.append(say(self.language, "undo"))
+        race = view.race
+        self.log = screencall.race_lines(race, self.language, view.seat_name) if race is not None else []
+        if not self._started and view.journaled:
+            self.log.append(screencall.restored(self.language))
+        del self.log[:-self.keep_log]
         self._next, self._dirty = 0.0, True
 
     def key(self, key: str, text: str | None = None) -> bool:
@@ -130,6 +146,7 @@ class ScreenSink(NullSink):
             return
         self._next = now + self.frame_interval
         self._dirty = False
+        self._started = True
         self._drawn = drawn
         from companion.screen.table_model import from_view
         model = from_view(view, log=tuple(self.log), message=self.message, message_at=self.message_at,
@@ -137,6 +154,8 @@ class ScreenSink(NullSink):
                           money_before=self.money_before, name_entry=self.entry.view(), language=self.language,
                           form=view.form, join_url=view.join_url, moments=self.moments.moments,
                           moment_at=self.moments.at, race_end=self.moments.race_end(now))
+        if self.keyboard or self.message_kind != "refusal":
+            model = dataclasses.replace(model, keyboard=self.keyboard, message_kind=self.message_kind)
         self._animated = model.screen in ANIMATED
         until = self.message_at + self._message_seconds() if self.message else None
         times = [t for t in (until, self.moments.next_change(now)) if t is not None and now < t]

@@ -78,6 +78,7 @@ class Widgets:
         self.layout: Layout | None = None   # the frame's layout: its size class sets the smallest text
         self._fonts: dict[int, pygame.font.Font] = {}
         self._texts: dict[tuple[str, int, RGB], pygame.Surface] = {}
+        self.drawn_texts: list[str] = []  # every text drawn in the current frame, in order (tests read it)
         probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
         self._cap_ratio = probe.h / 200.0
 
@@ -100,7 +101,8 @@ class Widgets:
         return f
 
     def text(self, s: str, cap: float, colour: RGB = C.TEXT) -> pygame.Surface:
-        """``s`` rendered with capitals ``cap`` high in ``colour`` (cached)."""
+        """``s`` rendered with capitals ``cap`` high in ``colour`` (cached); noted in :attr:`drawn_texts`."""
+        self.drawn_texts.append(s)
         key = (s, int(cap * 4), colour)
         t = self._texts.get(key)
         if t is None:

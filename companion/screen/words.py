@@ -50,6 +50,13 @@ WORDS: dict[str, dict[str, str]] = {
         "no_tickets": "No tickets", "places": "Places", "no_side_bet": "No side bet this race",
         "happened": "Yes, it happened", "not_happened": "No, it did not", "final": "Final standings",
         "seat": "Seat {n}",
+        "notice_saving": "Saving: the SD card is slow, one moment", "notice_saved": "Saving again: play on",
+        "notice_cannot-save": "Can't save - check the SD card", "notice_rescued": "The game was saved again",
+        "notice_moved-aside": "The journal was damaged and moved aside: a new game starts",
+        "notice_skipped": "Some saved scans no longer fit this game and were left out", "notice": "Note",
+        "part_scanner": "scanner", "part_leds": "lights", "part_buttons": "buttons", "part_screen": "screen",
+        "part_voice": "voice", "part_journal": "SD card", "part_web": "phone page", "part_odds": "odds",
+        "follow": "Follow on your phone",
         "phase_new-game": "New game", "phase_setup": "Setup: scan the face-up cards", "phase_betting": "Betting",
         "phase_adding-cards": "Add your cards face down, then GO", "phase_racing": "Racing",
         "phase_payouts": "Payouts", "phase_game-over": "Game over",
@@ -96,6 +103,16 @@ WORDS: dict[str, dict[str, str]] = {
         "payouts_after": "Uitbetaling na race {n}", "no_tickets": "Geen tickets", "places": "Plaatsen",
         "no_side_bet": "Geen bijweddenschap in deze race", "happened": "Ja, het is gebeurd",
         "not_happened": "Nee, het is niet gebeurd", "final": "Eindstand", "seat": "Speler {n}",
+        "notice_saving": "Bezig met opslaan: de SD-kaart is traag, even geduld",
+        "notice_saved": "Opslaan lukt weer: speel verder",
+        "notice_cannot-save": "Opslaan lukt niet, kijk naar de SD-kaart",
+        "notice_rescued": "Het spel is opnieuw opgeslagen",
+        "notice_moved-aside": "Het logboek was beschadigd en is opzij gezet: er begint een nieuw spel",
+        "notice_skipped": "Een paar opgeslagen scans passen niet meer bij dit spel en zijn overgeslagen",
+        "notice": "Let op",
+        "part_scanner": "scanner", "part_leds": "lampjes", "part_buttons": "knoppen", "part_screen": "scherm",
+        "part_voice": "stem", "part_journal": "SD-kaart", "part_web": "telefoonpagina", "part_odds": "winkansen",
+        "follow": "Volg het op je telefoon",
         "phase_new-game": "Nieuw spel", "phase_setup": "Voorbereiding: scan de open kaarten",
         "phase_betting": "Inzetten", "phase_adding-cards": "Leg je kaarten gedekt erbij en druk dan op GO",
         "phase_racing": "Race", "phase_payouts": "Uitbetaling", "phase_game-over": "Einde van het spel",
@@ -144,6 +161,17 @@ WORDS: dict[str, dict[str, str]] = {
         "no_tickets": "Sin boletos", "places": "Puestos", "no_side_bet": "Sin apuesta extra en esta carrera",
         "happened": "Sí, se cumplió", "not_happened": "No, no se cumplió", "final": "Clasificación final",
         "seat": "Jugador {n}",
+        "notice_saving": "Guardando: la tarjeta SD va lenta, un momento",
+        "notice_saved": "Ya se guarda otra vez: seguid jugando",
+        "notice_cannot-save": "No puedo guardar, revisad la tarjeta SD",
+        "notice_rescued": "La partida se ha guardado de nuevo",
+        "notice_moved-aside": "El registro estaba dañado y se ha apartado: empieza una partida nueva",
+        "notice_skipped": "Algunos escaneos guardados ya no encajan en esta partida y se han omitido",
+        "notice": "Aviso",
+        "part_scanner": "escáner", "part_leds": "luces", "part_buttons": "botones", "part_screen": "pantalla",
+        "part_voice": "voz", "part_journal": "tarjeta SD", "part_web": "página del móvil",
+        "part_odds": "probabilidades",
+        "follow": "Síguelo en el móvil",
         "phase_new-game": "Nueva partida", "phase_setup": "Preparación: escanea las cartas boca arriba",
         "phase_betting": "Apuestas", "phase_adding-cards": "Añadid vuestras cartas boca abajo y pulsad GO",
         "phase_racing": "Carrera", "phase_payouts": "Pagos", "phase_game-over": "Fin de la partida",
@@ -176,6 +204,13 @@ def place(lang: str, n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+def part(lang: str, status_line: str) -> str:
+    """The table's word for the device a status line is about: ``"leds: failed (...)"`` -> ``"lights"``; a
+    part without a word is named by its key as it is."""
+    key = status_line.split(":", 1)[0].strip()
+    return say(lang, "part_" + key) if "part_" + key in WORDS["en"] else key
+
+
 def action(lang: str, act: str) -> str:
     """Words for one card action (docs/rules.md 2): ``+2`` -> ``2 ahead``, ``T`` -> ``Turn around``."""
     if act[:1] == "+":
@@ -185,4 +220,4 @@ def action(lang: str, act: str) -> str:
     return say(lang, "act_" + act)
 
 
-__all__ = ["LANGUAGES", "WORDS", "action", "place", "say"]
+__all__ = ["LANGUAGES", "WORDS", "action", "part", "place", "say"]

@@ -13,7 +13,8 @@ decides once what every sink shows:
   (at payouts and at game over too),
 - the odds with the situation they were made for, the side bet, the phone page's address,
 - the words of the input's events, worded once: ``call`` (the printed race call, English), ``lines`` (the
-  same in the table's language) and ``announced`` (the announcer's varied phrasing in the table's language).
+  screen's race call in the table's language, words only) and ``announced`` (the announcer's varied phrasing
+  in the table's language).
 
 Seats are 0-based; money is whole dollars; odds are probabilities 0..1 per paid place. The race objects held
 are snapshot copies: no sink may change them.

@@ -39,6 +39,7 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("nl", "DQ"): "the badge DQ is the same everywhere",
     ("es", "DQ"): "the badge DQ is the same everywhere",
     ("es", "no"): "'no' is Spanish too",
+    ("nl", "part_scanner"): "'scanner' is the Dutch word for the barcode scanner",
 }
 
 # The words of a fall, per language: no move-back line may use one of them.
@@ -83,14 +84,21 @@ def _render(cat: words.Catalogue, key: str, phrase: str) -> str:
 
 def _lines(lang: str) -> dict[str, list[str]]:
     """Every line of the language (catalogue phrasings rendered, side bet questions, small words, life outcomes,
-    the screen's words) by key; refusal lines left out (another part of the program owns their wording)."""
+    the screen's words and race call lines) by key; refusal lines left out (:func:`_refusals` has them)."""
     cat = load_catalogue(lang)
     out: dict[str, list[str]] = {k: [_render(cat, k, p) for p in ps] for k, ps in cat.phrases.items()
                                  if not k.startswith("refused-")}
     out.update({f"sidebet:{k}": [q] for k, q in cat.sidebets.items()})
     out.update({k: [v] for k, v in WORDS[lang].items()})
     out.update({f"outcome:{start}": [life_outcome(start, lang)] for start, _ in default_game_rules().outcomes})
+    out.update({f"screen:{k}": [v] for k, v in cat.screen.items()})
     return out
+
+
+def _refusals(lang: str) -> dict[str, list[str]]:
+    """Every refusal line of the language by key (what the screen, phone and voice say for a refusal)."""
+    cat = load_catalogue(lang)
+    return {k: list(ps) for k, ps in cat.phrases.items() if k.startswith("refused-")}
 
 
 # ----- the same keys and fields everywhere -------------------------------------------------------------------
@@ -104,6 +112,9 @@ def test_every_key_is_in_every_language_with_the_same_fields(lang):
     assert set(cat.places) == set(en.places) and set(cat.sidebets) == set(en.sidebets)
     assert set(cat.words) == set(en.words), set(cat.words) ^ set(en.words)
     assert set(WORDS[lang]) == set(WORDS["en"]), set(WORDS[lang]) ^ set(WORDS["en"])
+    assert set(cat.screen) == set(en.screen), set(cat.screen) ^ set(en.screen)
+    for key, text in cat.screen.items():
+        assert placeholders(text) == placeholders(en.screen[key]), (lang, key)
     for key, text in WORDS[lang].items():
         assert placeholders(text) == placeholders(WORDS["en"][key]), (lang, key)
 
@@ -129,6 +140,9 @@ def test_move_back_lines_never_use_the_fall_words(lang):
         for text in (_render(cat, key, p) for p in cat.phrases[key]):
             assert not _tokens(text) & FALL_WORDS[lang], (lang, key, text)
     assert not _tokens(WORDS[lang]["act_back"]) & FALL_WORDS[lang]
+    for key in MOVE_BACK_KEYS:  # the screen's race call says moving back with the same words
+        if key in cat.screen:
+            assert not _tokens(_render(cat, key, cat.screen[key])) & FALL_WORDS[lang], (lang, key)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -205,7 +219,7 @@ def test_life_outcomes_follow_the_bands_of_the_game_data():
 # ----- one term per concept, Mum without a wobbling gender, short lines -----------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_no_line_uses_a_word_the_glossary_left_out(lang):
-    for key, texts in _lines(lang).items():
+    for key, texts in {**_lines(lang), **_refusals(lang)}.items():
         for text in texts:
             low = text.lower()
             assert not [w for w in NOT_OUR_TERMS[lang] if w in low], (lang, key, text)

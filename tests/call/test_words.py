@@ -147,3 +147,14 @@ def test_open_variant_betting_is_called_as_bets_not_a_draft():
     drafted = [e for e in standard.apply(Control("go")) if isinstance(e, PhaseChanged)]
     assert racecall.call(opened) == ["Race 1: betting - everyone names a mascot and YES or NO"]
     assert racecall.call(drafted) == ["Race 1: betting - draft your tickets"]
+
+
+def test_the_refusal_table_in_the_docs_gives_each_language_s_words():
+    """docs/refusals.md lists each reason's words as the catalogues say them (the first phrasing)."""
+    import re
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "refusals.md").read_text("utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)` \| .*? \| (.*?) \| (.*?) \| (.*?) \|$", text, re.M)
+    assert len(rows) >= 20
+    for code, *said in rows:
+        assert said == [words.load_catalogue(lang).phrases[f"refused-{code}"][0] for lang in LANGUAGES], code

@@ -100,7 +100,7 @@ def test_a_message_is_drawn_and_taken_down_when_its_time_runs_out():
     sink.refused(RefusedError("not now"), controller.view, t)
     shown_at = t
     t = run(sink, controller.view, t, MESSAGE_SECONDS - 0.1)
-    assert sink.frames == 2 and display.drawn[-1][0].message == "not now"
+    assert sink.frames == 2 and display.drawn[-1][0].message == "Can't do that now."  # the reason in words
     t = run(sink, controller.view, t, 0.2)  # the message's time runs out: one frame without it
     assert sink.frames == 3 and display.drawn[-1][1] >= shown_at + MESSAGE_SECONDS
     run(sink, controller.view, t, 5.0)
