@@ -13,7 +13,8 @@ dollars, odds probabilities 0..1, expected values dollars with one decimal). The
      "last_card": {"notation", "code", "mascot", "words": {lang: "Fall"}},
      "stacks": [{"stack", "left", "top", "pays": {"safe": [...], "risky": [...]}, "ev": {"safe", "risky"}}],
      "odds": {mascot: [p1, p2, p3, p4]} | None, "odds_card": race cards revealed when the odds were made | None,
-     "odds_stale": bool (newer odds are being computed), "side_bet": {"question", "happened"} | None,
+     "odds_stale": bool (newer odds are being computed),
+     "side_bet": {"question", "questions": {lang: question}, "happened"} | None,
      "whose_pick": seat | None, "seats": [{"seat", "name", "named", "claimed", "money", "tickets", "bet"}],
      "standings": [{"seat", "place", "money", "line", "lines": {lang: line}}], "call": [line, ...],
      "notice": str | None}
@@ -37,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from companion.call.words import LANGUAGES, life_outcome
+from companion.call.words import LANGUAGES, life_outcome, load_catalogue
 from companion.rules.betting import LEVELS, SIDES, STACKS, bet_amount
 from companion.rules.cards import Card
 from companion.rules.mascots import MASCOTS, Mascot
@@ -74,7 +75,9 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                double_race=game.ticket_table.double_race, double_armed=game.double_armed)
     card = view.side_bet.card
     if game.side_bet and card is not None:
-        out["side_bet"] = {"question": card.question, "happened": view.side_bet.answer}
+        out["side_bet"] = {"question": card.question, "happened": view.side_bet.answer,
+                           "questions": {lang: load_catalogue(lang).sidebets.get(card.id, card.question)
+                                         for lang in LANGUAGES}}
     drafter = game.current_drafter
     out["whose_pick"] = None if drafter is None else drafter + 1
     placings = dict(race.outcome.placings) if race is not None and race.is_over else None

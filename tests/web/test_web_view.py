@@ -78,3 +78,13 @@ def test_card_words_follow_the_language(lang, words):
     from companion.web.view import card_words
     assert card_words(Card.parse("H+3"), lang) == words
     assert card_words(Card.parse("GR+2"), "en") == "Stand up, 2 ahead"
+
+
+def test_the_side_bet_question_is_in_every_language_of_the_page():
+    view = table_view(table_after())
+    side = view["side_bet"]
+    assert side is not None, "the setup scanned a side bet order: a side bet is shown"
+    assert set(side["questions"]) == set(LANGUAGES)
+    assert side["questions"]["en"] == side["question"]
+    assert side["questions"]["nl"] != side["question"] and side["questions"]["es"] != side["question"]
+    assert side["questions"]["es"].startswith("¿")

@@ -71,6 +71,9 @@ const $ = (id) => document.getElementById(id);
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 const cap = (m) => m.charAt(0).toUpperCase() + m.slice(1);
 const money = (x) => (x < 0 ? "-$" : "$") + Math.abs(x);
+// The side bet's question in the page's language (the English text when no other is known).
+function question(sb) { return (sb.questions || {})[lang] || sb.question; }
+
 function t(key, args) {
   let s = (T[lang] || T.en)[key] ?? T.en[key] ?? key;
   for (const [k, v] of Object.entries(args || {})) s = s.replace("{" + k + "}", v);
@@ -255,7 +258,7 @@ function drawPick(v) {
   const sides = v.stacks.filter((st) => !MASCOTS.includes(st.stack));
   let html = table(mascots, t("places").slice(0, 3), (p) => p.slice(0, 3).map((x) => dollars(x)));
   if (sides.length) {
-    html += `<div class="label">${esc(t("side_stacks"))}</div>` + (v.side_bet ? `<div class="question">${esc(v.side_bet.question)}</div>` : "");
+    html += `<div class="label">${esc(t("side_stacks"))}</div>` + (v.side_bet ? `<div class="question">${esc(question(v.side_bet))}</div>` : "");
     html += table(sides, [t("right"), t("wrong")], (p) => p.map((x) => dollars(x, true)));
   }
   $("stacks").innerHTML = html;
@@ -376,7 +379,7 @@ function drawSide(v) {
   $("side-box").hidden = !v.side_bet;
   if (!v.side_bet) return;
   const h = v.side_bet.happened;
-  $("side").innerHTML = `${esc(v.side_bet.question)}<div class="tag">${esc(h === true ? t("happened") : h === false ? t("not_happened") : t("open"))}</div>`;
+  $("side").innerHTML = `${esc(question(v.side_bet))}<div class="tag">${esc(h === true ? t("happened") : h === false ? t("not_happened") : t("open"))}</div>`;
 }
 
 function drawMoney(v) {
