@@ -16,3 +16,12 @@ shot --screen race-end --out docs/screen-race-end.png
 for screen in attract setup betting payouts game-over; do
     shot --screen "$screen" --out "docs/screen-$screen.png"
 done
+# Every big moment (and the race end) at 1080p and on the 7-inch panel (800x480): docs/moments/
+mkdir -p docs/moments
+for moment in moment-fall moment-knockout moment-out moment-finish moment-side-bet moment-winner race-end; do
+    shot --screen "$moment" --out "docs/moments/$moment-1080p.png"
+    hotstreak screenshot --size 800x480 --screen "$moment" --out "docs/moments/$moment-800x480.png"
+done
+for screen in race betting; do
+    hotstreak screenshot --size 800x480 --screen "$screen" --out "docs/screen-$screen-800x480.png"
+done

@@ -101,8 +101,10 @@ class MomentBand(Widgets):
         title, note = self.moment_words(moment, model.race_no)
         width = max(1, right - left)
         inner = bottom - top - 2 * int(14 * u)
-        tcap, tlines = self.fit_wrap(title, 80 * u, width, int(inner * 0.5), min_cap=4)
-        ncap, nlines = self.fit_wrap(note, 34 * u, width, int(inner * 0.3), min_cap=4)
+        if L.small and moment.kind != "winner":
+            note = ""   # the 7-inch panel: the big words only, every word at its size class's floor or more
+        tcap, tlines = self.fit_wrap(title, self.cap(80), width, int(inner * 0.5))
+        ncap, nlines = self.fit_wrap(note, self.cap(34), width, int(inner * 0.3)) if note else (self.cap(34), [])
         tstep, nstep = int(tcap * 1.75), int(ncap * 1.75)
         podium = moment.podium if moment.kind == "winner" else ()
         row = int(min(inner * 0.3, 52 * u * 1.75)) if podium else 0

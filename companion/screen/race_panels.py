@@ -37,9 +37,14 @@ class RacePanels(Widgets):
             if rows else 0
         r = int(min(cap * 0.75, 34 * u))
         nx = x + pad + pos_w + int(14 * u) + int(r * 2.9)
-        col_w = self.font(cap).size("100%")[0] + int(18 * u)
         room = x + w - pad - (nx + name_w + int(10 * u))
-        cols = max(1, min(3, room // col_w)) if model.odds else 0
+        ocap, col_w, cols = cap, 1, 0   # the odds' figures: the three paid places where they fit at a smaller size
+        for size in (cap, cap * 0.85, cap * 0.72, cap * 0.62):
+            size = max(size, self.min_cap)
+            ocap, col_w = size, self.font(size).size("100%")[0] + int(18 * u)
+            cols = max(1, min(3, room // col_w)) if model.odds else 0
+            if cols == 3 or not model.odds or L.small:
+                break
         top, step = order_rect(0, L)[1], order_rect(0, L)[3]
         if model.odds:
             self._odds_head(model, (ix, iy, iw, ih), cols, col_w, x + w - pad, top)
@@ -58,7 +63,7 @@ class RacePanels(Widgets):
             mx = x + pad + pos_w + int(14 * u) + int(r * 1.1)
             self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
                         ring=C.GOLD if view.status == "finished" else None)
-            right = self._order_right(model, row, view, (x + w - pad, cy), cols, col_w, cap)
+            right = self._order_right(model, row, view, (x + w - pad, cy), cols, col_w, cap, ocap)
             self.label(row.mascot.upper(), cap, (nx, cy), C.DIM_TEXT if out else C.TEXT, "midleft",
                        max_w=right - nx - int(10 * u))
             bx, by = x + pad, ry + int(cap * 1.45) + int(8 * u) + int(badge * 0.92)
@@ -98,9 +103,9 @@ class RacePanels(Widgets):
         # none fits (a long "after pass 1 card 15" on a narrow panel): the figures alone, dimmed if stale
 
     def _order_right(self, model: ScreenModel, row: OrderRow, view: MascotView, at: tuple[int, int], cols: int,
-                     col_w: int, cap: float) -> int:
-        """The odds of the paid places (racing) or the paid place (placed) at the right of a row, in ``cols``
-        columns ``col_w`` wide ending at ``at``; returns the left edge of what it drew."""
+                     col_w: int, cap: float, odds_cap: float | None = None) -> int:
+        """The odds of the paid places (racing, figures ``odds_cap`` high) or the paid place (placed) at the right
+        of a row, in ``cols`` columns ``col_w`` wide ending at ``at``; returns the left edge of what it drew."""
         right, cy = at
         if view.place is not None:
             colour = C.GOLD if view.status == "finished" else C.OUT_MARK
@@ -111,7 +116,8 @@ class RacePanels(Widgets):
             left = right
             for k in range(cols):
                 cx = right - (cols - 1 - k) * col_w
-                left = min(left, self.label(f"{round(places[k] * 100)}%", cap, (cx, cy), colour, "midright")[0])
+                left = min(left, self.label(f"{round(places[k] * 100)}%", odds_cap or cap, (cx, cy), colour,
+                                            "midright")[0])
             return left
         return right
 
