@@ -152,8 +152,22 @@ def check_file(path: str) -> None:
     if size == 0:
         raise JournalError(path, "damaged", "the file is empty (0 bytes)", ASIDE)
     if not head.startswith(MAGIC):
+        if not looks_like_journal(p):   # never a journal (/etc/passwd, a mistyped mine.pdf): not ours to move
+            raise JournalError(path, "path", "is not a Hot Streak journal (not SQLite, and not named like one)",
+                               "give --db or paths.journal a new file (e.g. journal.db) or a journal "
+                               "`hotstreak run` wrote; nothing was changed")
         raise JournalError(path, "damaged", "the file is not an SQLite journal",
                            ASIDE)
+
+
+JOURNAL_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".journal")
+
+
+def looks_like_journal(path: Path) -> bool:
+    """Whether ``path`` is named like a journal (``*.db``, ``*.sqlite``, ``*.sqlite3``, ``*.journal``, or a name
+    with "journal" in it): only such a file, when damaged, is moved aside by the kiosk; any other file that is
+    not SQLite is refused untouched."""
+    return path.suffix.lower() in JOURNAL_SUFFIXES or "journal" in path.name.lower()
 
 
 class Journal:
@@ -234,6 +248,7 @@ class Journal:
                 raise JournalError(self.path, "newer", f"written by a newer Hot Streak Companion (schema {version}; "
                                    f"this program reads up to {SCHEMA_VERSION})",
                                    "update the program, or start with another --db")
+            self._refuse_foreign()   # before anything is written to it
             if not self.readonly:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=FULL")
@@ -294,6 +309,18 @@ class Journal:
         if missing:
             raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
                                "(renamed or edited by hand?)", ASIDE)
+
+    def _refuse_foreign(self) -> None:
+        """Raise JournalError (kind ``path``) for another program's SQLite database: tables, none of them a
+        journal's. It is neither written (no migration, no WAL) nor moved aside."""
+        tables = {r[0] for r in self._conn().execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        foreign = sorted(t for t in tables if not t.startswith("sqlite_") and t not in ("inputs", "meta", "games"))
+        if foreign and "inputs" not in tables:
+            self.close()
+            raise JournalError(self.path, "path", "is another program's SQLite database (tables: "
+                               f"{', '.join(foreign[:5])}), not a Hot Streak journal",
+                               "give --db or paths.journal a new file (e.g. journal.db) or a journal "
+                               "`hotstreak run` wrote; nothing was changed")
 
     def _migrate(self, version: int) -> None:
         """Bring a version 0/1 file (or a new one) to :data:`SCHEMA_VERSION` in one transaction."""

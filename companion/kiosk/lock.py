@@ -45,8 +45,8 @@ def take(journal: str | Path) -> KioskLock:
     if journal == ":memory:":
         return KioskLock(path, None)  # a journal in memory (tests) is this process's alone
     try:
-        if Path(journal).is_dir():
-            return KioskLock(path, None)  # not a journal file: opening it says so in one line
+        if Path(journal).is_dir() or _not_a_journal(journal):
+            return KioskLock(path, None)  # not a journal file: opening it says so in one line, nothing is made
         Path(journal).parent.mkdir(parents=True, exist_ok=True)
     except OSError:
         return KioskLock(path, None)  # no folder for it: opening the journal says so in one line
@@ -84,3 +84,14 @@ def _holder(fd: int) -> str:
     except OSError:
         return ""
     return f" (pid {text})" if text.isdigit() else ""
+
+
+def _not_a_journal(journal: str) -> bool:
+    """Whether ``journal`` is a file that was never a journal (``companion.kiosk.journal.check_file`` kind
+    ``path``): no lock file is made beside it."""
+    from companion.kiosk.journal import check_file
+    try:
+        check_file(journal)
+    except JournalError as exc:
+        return exc.kind == "path"
+    return False

@@ -376,3 +376,39 @@ def test_a_display_that_hangs_at_start_leaves_the_kiosk_headless(tmp_path, monke
         kiosk.close()
     finally:
         release.set()
+
+
+# ----- a file that was never a journal is refused untouched ---------------------------------------------
+@pytest.mark.parametrize("name", ["passwd", "mine.pdf", "notes.txt"])
+def test_a_file_that_is_not_named_like_a_journal_is_refused_and_left_alone(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n")
+    with pytest.raises(JournalError) as err:
+        open_journal(path, now=0.0)
+    assert err.value.kind == "path" and "not a Hot Streak journal" in str(err.value) and str(path) in str(err.value)
+    assert path.read_bytes() == b"root:x:0:0:root:/root:/bin/bash\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]   # nothing moved aside, no journal made
+
+
+def test_another_programs_sqlite_database_is_refused_and_never_written(tmp_path):
+    path = tmp_path / "places.sqlite"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE bookmarks (url TEXT)")
+        con.execute("INSERT INTO bookmarks VALUES ('https://example.org')")
+    con.close()
+    before = path.read_bytes()
+    with pytest.raises(JournalError) as err:
+        open_journal(path, now=0.0)
+    assert err.value.kind == "path" and "another program's SQLite database (tables: bookmarks)" in str(err.value)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["places.sqlite"]
+
+
+@pytest.mark.slow
+def test_run_with_a_file_that_is_not_a_journal_exits_with_one_line(tmp_path, run_cli):
+    path = tmp_path / "passwd"
+    path.write_text("root:x:0:0\n")
+    result = run_cli("run", "--hardware", "mock", "--display", "none", "--audio", "none", "--web", "off",
+                     "--db", str(path))
+    assert result.returncode == 2 and "not a Hot Streak journal" in result.stderr
+    assert "Traceback" not in result.stderr and path.read_text() == "root:x:0:0\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["passwd"]
