@@ -88,6 +88,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "game-over": frozenset({"winner", "money"}),
     "standings": frozenset({"standings"}),
     "race-unfinished": frozenset({"cards"}),
+    "race-unfinished-one": frozenset(),
     **{f"refused-{r}": frozenset() for r in REFUSALS},
 }
 EVENT_TYPE_NAMES: tuple[str, ...] = tuple(re.sub(r"(?<!^)(?=[A-Z])", "_", t.__name__).lower()

@@ -39,6 +39,9 @@ def _choice(value: str, allowed: tuple[str, ...] | list[str], what: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.codes and args.out is not None:
+        raise ValueError(f"--codes lists the codes and writes no sheets; --out {args.out!r} would be ignored "
+                         "(expected one of them: --out F.pdf to write the sheets, or --codes to list the codes)")
     groups = [_choice(g, GROUPS, "label group") for item in (args.only or []) for g in item.split(",") if g.strip()]
     labels = build_labels(load_deck(args.deck), groups or GROUPS)
     if args.codes:

@@ -11,6 +11,7 @@ label codes (``HS10``). Example:
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 
@@ -23,10 +24,22 @@ from companion.screen.moments import MOMENT_SCREENS
 def parse_size(text: str) -> tuple[int, int]:
     """``"1920x1080"`` -> ``(1920, 1080)``; raises ValueError naming the bad text."""
     match = re.fullmatch(r"\s*(\d{3,5})\s*[xX]\s*(\d{3,5})\s*", text)
-    if (not match or not 320 <= int(match.group(1)) <= MAX_SIDE or not 240 <= int(match.group(2)) <= MAX_SIDE):
-        raise ValueError(f"--size {text!r} is not a size (expected WIDTHxHEIGHT from 320x240 to "
+    if (not match or not 800 <= int(match.group(1)) <= MAX_SIDE or not 480 <= int(match.group(2)) <= MAX_SIDE):
+        raise ValueError(f"--size {text!r} is not a screen size (expected WIDTHxHEIGHT from 800x480, the "
+                         f"smallest screen the layout is made for, to "
                          f"{MAX_SIDE}x{MAX_SIDE}, e.g. 1920x1080)")
     return int(match.group(1)), int(match.group(2))
+
+
+def _seconds(text: str) -> float:
+    """``--now``: a finite number of seconds from 0 to 3600; raises argparse.ArgumentTypeError naming the text."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 3600.0:   # also false for nan
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time (expected seconds from 0 to 3600, e.g. 2.5)")
+    return value
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,7 +49,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default 1280x720)")
     p.add_argument("--cards", nargs="+", metavar="CARD",
                    help="the race after these cards from the start (notation like G+2> or codes like HS10)")
-    p.add_argument("--now", type=float, default=0.0, help="clock time of the picture in seconds (default 0)")
+    p.add_argument("--now", type=_seconds, default=0.0,
+                   help="clock time of the picture in seconds, 0 to 3600 (default 0)")
     p.add_argument("--message", help="a refusal message to show on top (as the kiosk shows one)")
     p.add_argument("--lang", default="en", choices=["en", "nl", "es"], help="the screen's words (default en)")
 
@@ -59,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
     screen = Screen.offscreen(size)
     try:
         screen.draw(model, args.now)
-        screen.save(str(out))
+        try:
+            screen.save(str(out))
+        except (OSError, RuntimeError) as exc:   # pygame.error (a RuntimeError): a path the checks missed
+            raise ValueError(f"--out {args.out!r}: cannot write the PNG there ({exc})") from None
     finally:
         screen.close()
     print(f"wrote {args.out} ({args.screen}, {size[0]}x{size[1]})")

@@ -61,7 +61,8 @@ def announced_call(events: list[ev.Event], lang: str, cards: int, over: bool) ->
         if text is not None:
             out.append(text if isinstance(e, _HEADLINE) else "  " + text)
     if not over:
-        out.append(announcer.line_for("race-unfinished", cards=cards))
+        out.append(announcer.line_for("race-unfinished-one") if cards == 1
+                   else announcer.line_for("race-unfinished", cards=cards))
     return out
 
 
@@ -138,6 +139,6 @@ def run(args: argparse.Namespace) -> int:
     for text in racecall.call(events):
         print(text)
     if not outcome.over:
-        print(f"Race not over after {len(race.cards)} cards" + (
+        print(f"Race not over after {len(race.cards)} card{'' if len(race.cards) == 1 else 's'}" + (
             ": " + ", ".join(racecall.podium_lines(outcome.placings)) if outcome.placings else ""))
     return 0

@@ -50,3 +50,12 @@ def test_run_with_a_db_in_a_missing_folder_says_so_and_creates_nothing(tmp_path)
     assert out.stderr == (f"hotstreak run: --db {missing / 'j.db'}: the folder {missing} does not exist "
                           "(expected a journal file in an existing folder)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lang,said", [("en", "Race not over after 1 card"), ("nl", "eerste kaart"),
+                                       ("es", "primera carta")])
+def test_simulate_says_one_card_in_the_singular(lang, said, capsys):
+    from companion.cli import main
+    assert main(["simulate", "--lang", lang, "H+3"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()[-1]
+    assert said in out and "1 cards" not in out and "1 kaarten" not in out and "1 cartas" not in out

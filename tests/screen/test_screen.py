@@ -205,3 +205,22 @@ def test_screenshot_command_bad_size_exits_2_naming_it(tmp_path):
     result = hotstreak("screenshot", "--screen", "race", "--out", str(tmp_path / "x.png"), "--size", "big")
     assert result.returncode == 2
     assert "'big'" in result.stderr and "WIDTHxHEIGHT" in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args,said", [(("--size", "320x240"), "'320x240'"), (("--now", "nan"), "'nan'"),
+                                       (("--now", "-5"), "'-5'"), (("--now", "inf"), "'inf'")])
+def test_screenshot_refuses_sizes_under_the_panel_and_times_that_are_not_times(tmp_path, args, said):
+    out = tmp_path / "x.png"
+    result = hotstreak("screenshot", "--screen", "race", "--out", str(out), *args)
+    assert result.returncode == 2 and said in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.isdir("/sys/kernel"), reason="needs root and /sys")
+def test_screenshot_into_a_place_that_cannot_be_written_is_one_line(tmp_path):
+    # root passes the access checks for /sys, but the kernel refuses the file: the write itself fails
+    result = hotstreak("screenshot", "--screen", "race", "--out", "/sys/kernel/hotstreak-x.png")
+    assert result.returncode == 2 and "cannot write the PNG there" in result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1

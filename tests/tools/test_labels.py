@@ -221,3 +221,11 @@ def test_bad_option_value_exits_2_with_one_line(tmp_path, args, message):
 def test_no_out_and_no_codes_is_bad_input():
     result = hotstreak("labels")
     assert result.returncode == 2 and "--out" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_codes_with_out_is_refused_rather_than_writing_nothing(tmp_path, capsys):
+    from companion.cli import main
+    out = tmp_path / "c.pdf"
+    assert main(["labels", "--codes", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--codes" in err and str(out) in err and err.count("\n") == 1 and not out.exists()
