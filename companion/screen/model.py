@@ -145,7 +145,7 @@ class StandingView:
 @dataclass(frozen=True)
 class OrderRow:
     """One row of the running order: ``position`` 1-4 (equal for mascots level on the same space), the
-    mascot, ``badges`` in words (``FINISHED``, ``FALLEN``, ``TURNED``, ``DQ``, ``KNOCKOUT``, ``OUT``), the
+    mascot, ``badges`` in words (``FINISHED``, ``PLACED``, ``FALLEN``, ``TURNED``, ``DQ``, ``KNOCKOUT``, ``OUT``), the
     space while racing, and ``tied`` when another mascot shares the position."""
 
     position: int
@@ -298,7 +298,10 @@ def running_order(model: ScreenModel) -> list[OrderRow]:
     out = sorted((m for m in model.mascots if m.status == "dq"), key=lambda m: (m.place or 9, m.mascot))
     rows: list[OrderRow] = []
     for m in finished:
-        rows.append(OrderRow(m.place or len(rows) + 1, m.mascot, ("FINISHED",), None))
+        # crossed the line: FINISHED; placed where it stood when the race ended (rules: remaining): PLACED
+        remaining = m.exit == "remaining"
+        rows.append(OrderRow(m.place or len(rows) + 1, m.mascot, ("PLACED" if remaining else "FINISHED",),
+                             m.space if remaining else None))
     start = len(rows) + 1
     for m in racing:
         ahead = sum(o.space > m.space for o in racing)

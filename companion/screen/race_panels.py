@@ -12,7 +12,7 @@ from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
 MASCOT_NAMES = MASCOT_ORDER
 POSITIVE = (90, 220, 110)
-BADGE_FILL = {"FINISHED": C.GOLD, "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
+BADGE_FILL = {"FINISHED": C.GOLD, "PLACED": shade(C.GOLD, 0.55), "FALLEN": C.OUT_MARK, "TURNED": C.STAR, "DQ": C.OUT_MARK, "KNOCKOUT": C.OUT,
               "OUT": C.OUT}
 
 
