@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from companion.rules.errors import InvalidPositionError
 from companion.rules.events import Exit
@@ -37,7 +37,8 @@ class Position:
     over: bool
 
 
-def format_position(rows: list[list[Any]], folds: int, pass_no: int, revealed: int, codes: tuple[str, ...]) -> str:
+def format_position(rows: Sequence[Sequence[Any]], folds: int, pass_no: int, revealed: int,
+                    codes: tuple[str, ...]) -> str:
     """The position string of the race's internal rows and counters."""
     parts = []
     for m, r in zip(MASCOTS, rows):
@@ -49,7 +50,7 @@ def format_position(rows: list[list[Any]], folds: int, pass_no: int, revealed: i
     return " ".join(parts)
 
 
-def parse_position(text: str, track: Track, start_rows: list[list[Any]], example: str) -> Position:
+def parse_position(text: str, track: Track, start_rows: Sequence[Sequence[Any]], example: str) -> Position:
     """Read ``text`` onto a copy of ``start_rows`` (a fresh race's rows) on ``track``.
 
     Raises InvalidPositionError naming the bad part and the expected form (``example`` is shown).

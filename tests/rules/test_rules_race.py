@@ -252,7 +252,6 @@ def test_bad_position_string_names_the_token():
 def test_pop_walks_back_through_marks_and_passes_to_every_earlier_state():
     """Undo restores a snapshot and pushes the cards after it again: at every depth, across the undo marks and
     a pass boundary, the race equals a fresh one given the same cards, and pushing again gives the same events."""
-    from companion.rules.race import MARK_EVERY
     cards = [f"HS{n:02d}" for n in (1, 12, 23, 34, 45, 2, 13, 24, 35, 46, 3, 14, 25, 36, 47)]
     cards += [f"HS{n:02d}" for n in (4, 15, 26, 37, 48, 5, 16)]  # a second pass
     race = Race()
@@ -262,7 +261,7 @@ def test_pop_walks_back_through_marks_and_passes_to_every_earlier_state():
             break
         events.append(race.push_text(code))
     played = len(events)
-    assert played > 2 * MARK_EVERY and race.pass_no == 2
+    assert played > race.track.reveals_per_pass and race.pass_no == 2
     for depth in range(played - 1, -1, -1):
         race.pop()
         fresh = Race()
