@@ -68,7 +68,7 @@ class _Layout:
     """What the race reads of its track on every card, worked out once per track: the per-pass figures, the
     starting rows, the snapshot of a fresh race and the stars in order."""
 
-    __slots__ = ("track", "per_pass", "finish", "spaces", "lanes", "to_end", "start_rows", "start_crowd",
+    __slots__ = ("track", "per_pass", "finish", "spaces", "lanes", "to_end", "start_rows", "start", "start_crowd",
                  "stars")
 
     def __init__(self, track: Track):
@@ -80,6 +80,7 @@ class _Layout:
         self.lanes = track.lanes
         self.to_end = track.finishers_to_end
         self.start_rows = tuple((lanes[m], track.start_space, False, 1, RACING, 0, None) for m in MASCOTS)
+        self.start = (self.start_rows, 0, 1, 0, (), _PLACES, False)  # Race._snapshot() of a fresh race
         self.start_crowd = tuple(sum(1 for row in self.start_rows if row[0] == lane) for lane in range(track.lanes + 1))
         self.stars = tuple(sorted(set(track.stars)))
 
@@ -113,7 +114,7 @@ class Race:
         self._edge = self.track.back_edge(0)
         self._crowd = list(layout.start_crowd)
         self._pushed: list[tuple[Card, str | None]] = []
-        self._marks: list[tuple[int, tuple[Any, ...]]] = []  # (cards pushed, snapshot) at the start of each pass
+        self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, layout.start)]  # (cards pushed, snapshot) per pass
         self._ev: list[Event] = []
 
     def _use(self, track: Track) -> _Layout:
@@ -160,8 +161,12 @@ class Race:
 
     @property
     def outcome(self) -> Outcome:
-        placings = {m: r.place for m, r in zip(MASCOTS, self._rows) if r.place}
-        exits = {m: r.exit for m, r in zip(MASCOTS, self._rows) if r.exit is not None}
+        placings: dict[Mascot, int] = {}
+        exits: dict[Mascot, Exit] = {}
+        for m, r in zip(MASCOTS, self._rows):
+            if r.exit is not None:
+                placings[m] = r.place
+                exits[m] = r.exit
         return Outcome(placings, exits, self._over)
 
     def check(self, card: Card, code: str | None = None) -> None:
@@ -183,13 +188,14 @@ class Race:
     def push(self, card: Card, code: str | None = None) -> list[Event]:
         """Resolve one revealed card (docs/rules.md 3), then the end of the pass if it was the last (docs/rules.md 4).
 
-        Returns the events in order. Raises IllegalRevealError (state unchanged) if the race is over or the
-        label ``code`` was already revealed in this pass.
+        A card naming one mascot acts on it alone, action by action, as long as it races; a green card on every
+        racing mascot at once. Returns the events in order. Raises IllegalRevealError (state unchanged) if the
+        race is over or the label ``code`` was already revealed in this pass.
         """
         if self._over or (code is not None and code in self._codes):
             self.check(card, code)
         reveal = self._revealed
-        if not reveal:  # the first card of a pass: an undo mark
+        if not reveal and self._pass > 1:  # the first card of a later pass: an undo mark
             self._marks.append((len(self._pushed), self._snapshot()))
         self._pushed.append((card, code))
         reveal = self._revealed = reveal + 1
@@ -203,11 +209,49 @@ class Race:
         if who is None:
             self._resolve_green(card)
         else:
-            runner = self._rows[MASCOTS.index(who)]
-            if runner.status is RACING:
-                self._resolve(runner, card)
-            else:
-                ev.append(_NOT_RACING[runner.index])
+            r = self._rows[MASCOTS.index(who)]
+            if r.status is not RACING:
+                ev.append(_NOT_RACING[r.index])
+            else:  # a card naming one racing mascot (docs/rules.md 3); written out here, the hottest path
+                for act, amount in card.actions:
+                    if act is _ACT_MOVE:
+                        start = r.space
+                        if r.fallen:  # crawls one space
+                            end = start + (r.facing if amount > 0 else -r.facing)
+                        else:
+                            end = start + r.facing * amount
+                        edge = self._edge
+                        if (self._crowd[r.lane] == 1 and edge <= end <= self._finish_space and start >= edge
+                                and end != start):  # alone in its lane, on the track: just the move (see _walk)
+                            r.space = end
+                            i, lane, crawled = r.index, r.lane, r.fallen
+                            ev.append(_SHARED.get((1, i, lane, start, end, crawled, False))
+                                      or interned.moved(i, lane, start, end, crawled, False))
+                            continue
+                        self._walk(r, r.facing if amount > 0 else -r.facing, 1 if r.fallen else abs(amount), False)
+                    elif act is _ACT_RECOVER:
+                        if r.fallen or r.facing < 0:
+                            self._recover(r)
+                        continue
+                    elif act is _ACT_STAR:
+                        target = self._star_ahead(r.space, r.facing, self._spaces)
+                        if target is None:
+                            ev.append(_NO_STAR[r.index])
+                            continue
+                        self._walk(r, r.facing, 1 if r.fallen else abs(target - r.space), True)
+                    elif act is _ACT_TURN:
+                        self._turn(r)
+                        continue
+                    elif act is _ACT_FALL:
+                        if not r.fallen:
+                            r.fallen = True
+                            ev.append(_FELL[r.index])
+                            continue
+                        self._dq([r], _EXIT_KNOCKOUT, _CAUSE_CARD)
+                    else:  # swerve
+                        self._swerve(r, act)
+                    if r.status is not RACING:
+                        break  # placed (as every mascot still racing is when the race ends): the rest is ignored
         if reveal >= self._per_pass and not self._over:
             self._end_pass()
         return ev
@@ -292,48 +336,19 @@ class Race:
                 crowd[r.lane] += 1
         self._crowd = crowd
 
-    def _resolve(self, r: Runner, card: Card) -> None:
-        """A card naming one mascot, racing when the card is revealed (docs/rules.md 3).
-
-        Once the mascot is placed the rest of the card is ignored for it (when the race ends, every mascot
-        still racing is placed).
-        """
-        for act, amount in card.actions:
-            if act is _ACT_MOVE:
-                self._walk(r, r.facing if amount > 0 else -r.facing, 1 if r.fallen else abs(amount), False)
-            elif act is _ACT_RECOVER:
-                if r.fallen or r.facing < 0:
-                    self._recover(r)
-                continue
-            elif act is _ACT_STAR:
-                target = self._star_ahead(r.space, r.facing, self._spaces)
-                if target is None:
-                    self._ev.append(_NO_STAR[r.index])
-                    continue
-                self._walk(r, r.facing, 1 if r.fallen else abs(target - r.space), True)
-            elif act is _ACT_TURN:
-                self._turn(r)
-                continue
-            elif act is _ACT_FALL:
-                if not r.fallen:
-                    r.fallen = True
-                    self._ev.append(_FELL[r.index])
-                    continue
-                self._dq([r], _EXIT_KNOCKOUT, _CAUSE_CARD)
-            else:  # swerve
-                lane = r.lane + (r.facing if act is _ACT_SWERVE_RIGHT else -r.facing)
-                if not 1 <= lane <= self._lanes:
-                    self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes={r: lane})
-                    return
-                self._ev.append(interned.swerved(r.index, r.space, r.lane, lane))
-                crowd = self._crowd
-                crowd[r.lane] -= 1
-                crowd[lane] += 1
-                r.lane = lane
-                if crowd[lane] > 1:
-                    self._collide(r)
-            if r.status is not RACING:
-                return
+    def _swerve(self, r: Runner, act: Act) -> None:
+        """``r`` swerves left or right as it sees it: out of bounds past the outer lanes, else it may collide."""
+        lane = r.lane + (r.facing if act is _ACT_SWERVE_RIGHT else -r.facing)
+        if not 1 <= lane <= self._lanes:
+            self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes={r: lane})
+            return
+        self._ev.append(interned.swerved(r.index, r.space, r.lane, lane))
+        crowd = self._crowd
+        crowd[r.lane] -= 1
+        crowd[lane] += 1
+        r.lane = lane
+        if crowd[lane] > 1:
+            self._collide(r)
 
     def _star_ahead(self, space: int, direction: int, limit: int) -> int | None:
         """The nearest star from ``space`` in ``direction`` (forward: up to ``limit``; back: still on the track)."""
@@ -358,18 +373,11 @@ class Race:
         bounds on stepping behind the track and finishes on stepping over the finish line. The spaces where
         something happens are found first, so a walk costs the same however far it goes.
         """
+        if steps <= 0:
+            return
         start = r.space
         end = start + d * steps
         edge = self._edge
-        if self._crowd[r.lane] == 1 and edge <= end <= self._finish_space and start >= edge:
-            if end != start:  # alone in its lane and staying on the track: only the move itself
-                r.space = end
-                lane, i = r.lane, r.index
-                self._ev.append(_SHARED.get((1, i, lane, start, end, r.fallen, to_star))
-                                or interned.moved(i, lane, start, end, r.fallen, to_star))
-            return
-        if steps <= 0:
-            return
         if start + d < edge:  # the first step is already behind the track
             self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces={r: start + d})
             return
@@ -472,29 +480,31 @@ class Race:
                     self._dq(out, _EXIT_KNOCKOUT, _CAUSE_CARD)
             elif act is _ACT_MOVE or act is _ACT_STAR:
                 to_star = act is _ACT_STAR
+                edge = self._edge
                 spaces: dict[Runner, int] = {}
                 for r in rows:
                     if r.status is not RACING:
                         continue
                     space = r.space
                     if to_star:
-                        d = r.facing
-                        target = self._star_ahead(space, d, finish)
+                        target = self._star_ahead(space, r.facing, finish)
                         if target is None:
                             ev.append(_NO_STAR[r.index])
                             continue
-                        new = space + (d if r.fallen else target - space)
+                        new = space + r.facing if r.fallen else target
+                    elif r.fallen:  # crawls one space
+                        new = space + (r.facing if amount > 0 else -r.facing)
                     else:
-                        d = r.facing if amount > 0 else -r.facing
-                        new = space + (d if r.fallen else d * abs(amount))
+                        new = space + r.facing * amount
                     if new > finish:
                         new = finish  # green cards stop on the finish-line space
-                    if new < self._edge:
+                    if new < edge:
                         out.append(r)
                         spaces[r] = new
                     elif new != space:
-                        ev.append(_SHARED.get((1, r.index, r.lane, space, new, r.fallen, to_star))
-                                  or interned.moved(r.index, r.lane, space, new, r.fallen, to_star))
+                        i, lane, fallen = r.index, r.lane, r.fallen
+                        ev.append(_SHARED.get((1, i, lane, space, new, fallen, to_star))
+                                  or interned.moved(i, lane, space, new, fallen, to_star))
                         r.space = new
                 if out:
                     self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces=spaces)
