@@ -19,7 +19,7 @@ from companion.rules.mascots import MASCOTS
 
 LIMIT = 50_000
 SHARED: dict[tuple[Any, ...], Event] = {}  # key -> the one instance; the race reads it inline on its hottest paths
-REVEALED: dict[tuple[Any, ...], Event] = {}  # the same for the card revealed: see revealed()
+_REVEALED_AT: dict[int, list[dict[object, Event]]] = {}  # the Revealed events by pass: see revealed_slots()
 _table = SHARED
 
 
@@ -30,17 +30,30 @@ def _keep(key: tuple[Any, ...], event: Event) -> Event:
     return event
 
 
+def revealed_slots(pass_no: int, reveals: int) -> list[dict[object, Event]]:
+    """The shared Revealed events of pass ``pass_no``: a dict per reveal number (0 unused .. ``reveals``), each
+    keyed by label code, or by ``id(card)`` for a card given in notation. The race keeps the list of its pass
+    and looks a code up inline; an entry serves only the very card it holds (another deck may give the code
+    to another card)."""
+    slots = _REVEALED_AT.get(pass_no)
+    if slots is None:
+        if len(_REVEALED_AT) >= 64:
+            _REVEALED_AT.clear()
+        slots = _REVEALED_AT[pass_no] = []
+    while len(slots) <= reveals:
+        slots.append({})
+    return slots
+
+
 def revealed(card: Card, code: str | None, pass_no: int, reveal: int) -> Event:
-    """Kept by label code (the race looks up ``(code, pass_no, reveal)`` inline), or by ``id(card)`` for a card
-    given in notation; an entry is only used for the very card it holds (another deck may give a code another
-    card)."""
-    key = (code if code is not None else id(card), pass_no, reveal)
-    found = REVEALED.get(key)
+    slot = revealed_slots(pass_no, reveal)[reveal]
+    key = code if code is not None else id(card)
+    found = slot.get(key)
     if found is not None and found.card is card:  # type: ignore[attr-defined]
         return found
-    if len(REVEALED) >= LIMIT:
-        REVEALED.clear()
-    event = REVEALED[key] = Revealed(card, code, pass_no, reveal)
+    if len(slot) >= 1000:
+        slot.clear()
+    event = slot[key] = Revealed(card, code, pass_no, reveal)
     return event
 
 

@@ -25,7 +25,7 @@ from companion.rules.errors import IllegalRevealError, Reason
 from companion.rules import interned
 from companion.rules.interned import (FELL as _FELL, FELL_IN_COLLISION as _FELL_IN_COLLISION, FINISHED as _FINISHED,
                                       NO_STAR as _NO_STAR, NOT_RACING as _NOT_RACING, RECOVERED as _RECOVERED,
-                                      REVEALED as _REVEALED, SHARED as _SHARED, TURNED_BACKWARD as _TURNED_BACKWARD,
+                                      SHARED as _SHARED, TURNED_BACKWARD as _TURNED_BACKWARD,
                                       TURNED_FORWARD as _TURNED_FORWARD)
 from companion.rules.events import Cause, Event, Exit, OutOfBoundsWay
 from companion.rules.mascots import MASCOTS, Mascot
@@ -68,8 +68,8 @@ class _Layout:
     """What the race reads of its track on every card, worked out once per track: the per-pass figures, the
     starting rows, the snapshot of a fresh race and the stars in order."""
 
-    __slots__ = ("track", "per_pass", "finish", "spaces", "lanes", "to_end", "start_rows", "start", "start_crowd",
-                 "stars")
+    __slots__ = ("track", "per_pass", "finish", "spaces", "lanes", "to_end", "start_rows", "start", "first_edge",
+                 "first_shown", "start_crowd", "stars")
 
     def __init__(self, track: Track):
         lanes = dict(track.start_lanes)
@@ -81,6 +81,8 @@ class _Layout:
         self.to_end = track.finishers_to_end
         self.start_rows = tuple((lanes[m], track.start_space, False, 1, RACING, 0, None) for m in MASCOTS)
         self.start = (self.start_rows, 0, 1, 0, (), _PLACES, False)  # Race._snapshot() of a fresh race
+        self.first_edge = track.back_edge(0)
+        self.first_shown = interned.revealed_slots(1, self.per_pass)
         self.start_crowd = tuple(sum(1 for row in self.start_rows if row[0] == lane) for lane in range(track.lanes + 1))
         self.stars = tuple(sorted(set(track.stars)))
 
@@ -101,17 +103,24 @@ class Race:
     """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data)."""
 
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
-        self.track = track or default_track()
+        self.track = track = track or default_track()
         self.deck = deck or default_deck()
-        layout = self._use(self.track)
+        layout = _layout(track)
+        self._per_pass = layout.per_pass
+        self._finish_space = layout.finish
+        self._spaces = layout.spaces
+        self._lanes = layout.lanes
+        self._to_end = layout.to_end
+        self._stars = layout.stars
         self._rows = [Runner(i, row) for i, row in enumerate(layout.start_rows)]
         self._folds = 0
         self._pass = 1
+        self._shown = layout.first_shown
         self._revealed = 0
         self._codes: list[str] = []
         self._open: list[int] = list(_PLACES)
         self._over = False
-        self._edge = self.track.back_edge(0)
+        self._edge = layout.first_edge
         self._crowd = list(layout.start_crowd)
         self._pushed: list[tuple[Card, str | None]] = []
         self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, layout.start)]  # (cards pushed, snapshot) per pass
@@ -201,8 +210,10 @@ class Race:
         reveal = self._revealed = reveal + 1
         if code is not None:
             self._codes.append(code)
-        shown = _REVEALED.get((code, self._pass, reveal))
-        if shown is None or shown.card is not card:  # type: ignore[attr-defined]
+            shown = self._shown[reveal].get(code)  # the shared Revealed event (see interned.revealed_slots)
+            if shown is None or shown.card is not card:  # type: ignore[attr-defined]
+                shown = interned.revealed(card, code, self._pass, reveal)
+        else:
             shown = interned.revealed(card, code, self._pass, reveal)
         ev = self._ev = [shown]
         who = card.who
@@ -308,6 +319,7 @@ class Race:
         pos = parse_position(text, race.track, [r.row() for r in race._rows], race.position())
         race._rows = [Runner(i, row) for i, row in enumerate(pos.rows)]
         race._folds, race._pass, race._revealed = pos.folds, pos.pass_no, pos.revealed
+        race._shown = interned.revealed_slots(race._pass, race._per_pass)
         race._codes, race._open, race._over = list(pos.codes), pos.open_places, pos.over
         race._edge = race.track.back_edge(race._folds)
         race._count_lanes()
@@ -321,6 +333,7 @@ class Race:
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         rows, self._folds, self._pass, self._revealed, codes, open_, self._over = snap
+        self._shown = interned.revealed_slots(self._pass, self._per_pass)
         self._rows = [Runner(i, row) for i, row in enumerate(rows)]
         self._codes = list(codes)
         self._open = list(open_)
@@ -581,6 +594,7 @@ class Race:
                 self._dq(under, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_FOLD)
         if not self._over:
             self._pass += 1
+            self._shown = interned.revealed_slots(self._pass, self._per_pass)
             self._revealed = 0
             self._codes = []
             self._ev.append(interned.reshuffled(self._pass))
