@@ -91,6 +91,10 @@ def parse_position(text: str, track: Track, start_rows: Sequence[Sequence[Any]],
                                    "'fold:N pass:N rev:N cards:CODES|-'") from None
     if not (0 <= folds <= len(t.fold_lines) and pass_no >= 1 and 0 <= revealed <= t.reveals_per_pass):
         raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
+    seen = () if codes == "-" else tuple(codes.split(","))
+    if len(set(seen)) != len(seen):
+        twice = next(c for c in seen if seen.count(c) > 1)
+        raise InvalidPositionError(f"{text!r}: card {twice} is revealed twice in one pass (expected each code once)")
     try:
         open_ = open_places([r[PLACE] for r in rows if r[STATUS] is FINISHED],
                             [r[PLACE] for r in rows if r[STATUS] is DQ])
@@ -98,7 +102,7 @@ def parse_position(text: str, track: Track, start_rows: Sequence[Sequence[Any]],
         raise InvalidPositionError(f"{text!r}: {exc}") from None
     done = sum(r[STATUS] is not RACING for r in rows)
     over = done >= len(MASCOTS) or done >= t.finishers_to_end
-    return Position(rows, folds, pass_no, revealed, () if codes == "-" else tuple(codes.split(",")), open_, over)
+    return Position(rows, folds, pass_no, revealed, seen, open_, over)
 
 
 def open_places(finished: Iterable[int], dq: Iterable[int]) -> list[int]:

@@ -100,7 +100,11 @@ def _layout(track: Track) -> _Layout:
 
 
 class Race:
-    """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data)."""
+    """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data).
+
+    ``is_over`` tells whether the race has ended: a plain attribute the race keeps (read it, never set it),
+    because a table asks it after every card.
+    """
 
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
         self.track = track = track or default_track()
@@ -117,9 +121,9 @@ class Race:
         self._pass = 1
         self._shown = layout.first_shown
         self._revealed = 0
-        self._codes: list[str] = []
+        self._codes: dict[str, None] = {}  # the label codes revealed in this pass, in order
         self._open: list[int] = list(_PLACES)
-        self._over = False
+        self.is_over = False  # whether the race has ended; the race keeps it (read it, never set it)
         self._edge = layout.first_edge
         self._crowd = list(layout.start_crowd)
         self._pushed: list[tuple[Card, str | None]] = []
@@ -138,10 +142,6 @@ class Race:
         return layout
 
     # ----- public API -------------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        return self._over
-
     @property
     def cards(self) -> tuple[tuple[Card, str | None], ...]:
         """Every card pushed so far, with its label code (None for plain notation)."""
@@ -163,7 +163,7 @@ class Race:
     @property
     def state(self) -> RaceState:
         return RaceState(tuple(self.mascot(m) for m in MASCOTS), self._folds, self._pass, self._revealed,
-                         tuple(self._codes), self._over)
+                         tuple(self._codes), self.is_over)
 
     def mascot(self, mascot: Mascot) -> MascotState:
         return mascot_state(mascot, self._rows[MASCOTS.index(mascot)].row())
@@ -176,11 +176,11 @@ class Race:
             if r.exit is not None:
                 placings[m] = r.place
                 exits[m] = r.exit
-        return Outcome(placings, exits, self._over)
+        return Outcome(placings, exits, self.is_over)
 
     def check(self, card: Card, code: str | None = None) -> None:
         """Raise IllegalRevealError if ``card`` cannot be revealed now (race over, or code seen this pass)."""
-        if self._over:
+        if self.is_over:
             raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over", Reason.RACE_OVER,
                                      code=code, card=card.notation())
         if code is not None and code in self._codes:
@@ -201,7 +201,7 @@ class Race:
         racing mascot at once. Returns the events in order. Raises IllegalRevealError (state unchanged) if the
         race is over or the label ``code`` was already revealed in this pass.
         """
-        if self._over or (code is not None and code in self._codes):
+        if self.is_over or (code is not None and code in self._codes):
             self.check(card, code)
         reveal = self._revealed
         if not reveal and self._pass > 1:  # the first card of a later pass: an undo mark
@@ -209,7 +209,7 @@ class Race:
         self._pushed.append((card, code))
         reveal = self._revealed = reveal + 1
         if code is not None:
-            self._codes.append(code)
+            self._codes[code] = None
             shown = self._shown[reveal].get(code)  # the shared Revealed event (see interned.revealed_slots)
             if shown is None or shown.card is not card:  # type: ignore[attr-defined]
                 shown = interned.revealed(card, code, self._pass, reveal)
@@ -236,8 +236,10 @@ class Race:
                                 and end != start):  # alone in its lane, on the track: just the move (see _walk)
                             r.space = end
                             i, lane, crawled = r.index, r.lane, r.fallen
-                            ev.append(_SHARED.get((1, i, lane, start, end, crawled, False))
-                                      or interned.moved(i, lane, start, end, crawled, False))
+                            moved = _SHARED.get((1, i, lane, start, end, crawled, False))
+                            if moved is None:
+                                moved = interned.moved(i, lane, start, end, crawled, False)
+                            ev.append(moved)
                             continue
                         self._walk(r, r.facing if amount > 0 else -r.facing, 1 if r.fallen else abs(amount), False)
                     elif act is _ACT_RECOVER:
@@ -263,7 +265,7 @@ class Race:
                         self._swerve(r, act)
                     if r.status is not RACING:
                         break  # placed (as every mascot still racing is when the race ends): the rest is ignored
-        if reveal >= self._per_pass and not self._over:
+        if reveal >= self._per_pass and not self.is_over:
             self._end_pass()
         return ev
 
@@ -320,7 +322,7 @@ class Race:
         race._rows = [Runner(i, row) for i, row in enumerate(pos.rows)]
         race._folds, race._pass, race._revealed = pos.folds, pos.pass_no, pos.revealed
         race._shown = interned.revealed_slots(race._pass, race._per_pass)
-        race._codes, race._open, race._over = list(pos.codes), pos.open_places, pos.over
+        race._codes, race._open, race.is_over = dict.fromkeys(pos.codes), pos.open_places, pos.over
         race._edge = race.track.back_edge(race._folds)
         race._count_lanes()
         race._marks = [(0, race._snapshot())]
@@ -329,13 +331,13 @@ class Race:
     # ----- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
         rows = tuple([(r.lane, r.space, r.fallen, r.facing, r.status, r.place, r.exit) for r in self._rows])
-        return (rows, self._folds, self._pass, self._revealed, tuple(self._codes), tuple(self._open), self._over)
+        return (rows, self._folds, self._pass, self._revealed, tuple(self._codes), tuple(self._open), self.is_over)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        rows, self._folds, self._pass, self._revealed, codes, open_, self._over = snap
+        rows, self._folds, self._pass, self._revealed, codes, open_, self.is_over = snap
         self._shown = interned.revealed_slots(self._pass, self._per_pass)
         self._rows = [Runner(i, row) for i, row in enumerate(rows)]
-        self._codes = list(codes)
+        self._codes = dict.fromkeys(codes)
         self._open = list(open_)
         self._edge = self.track.back_edge(self._folds)
         self._count_lanes()
@@ -422,7 +424,7 @@ class Race:
                 ev.append(interned.moved(i, lane, start, space, crawled, to_star))
                 r.space = start = space
                 self._collide(r)
-                if self._over:
+                if self.is_over:
                     return
         if leaves:
             if d > 0:
@@ -436,8 +438,8 @@ class Race:
                 self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces={r: last - 1})
         elif end != start:
             r.space = end
-            ev.append(_SHARED.get((1, i, lane, start, end, crawled, to_star))
-                      or interned.moved(i, lane, start, end, crawled, to_star))
+            moved = _SHARED.get((1, i, lane, start, end, crawled, to_star))
+            ev.append(moved if moved is not None else interned.moved(i, lane, start, end, crawled, to_star))
 
     def _collide(self, r: Runner) -> None:
         """``r`` entered its current space: every other racing mascot there falls or is knocked out."""
@@ -470,7 +472,7 @@ class Race:
         ev = self._ev
         finish = self._finish_space
         for act, amount in card.actions:
-            if self._over:
+            if self.is_over:
                 return
             out: list[Runner] = []
             if act is _ACT_RECOVER:
@@ -516,8 +518,10 @@ class Race:
                         spaces[r] = new
                     elif new != space:
                         i, lane, fallen = r.index, r.lane, r.fallen
-                        ev.append(_SHARED.get((1, i, lane, space, new, fallen, to_star))
-                                  or interned.moved(i, lane, space, new, fallen, to_star))
+                        moved = _SHARED.get((1, i, lane, space, new, fallen, to_star))
+                        if moved is None:
+                            moved = interned.moved(i, lane, space, new, fallen, to_star)
+                        ev.append(moved)
                         r.space = new
                 if out:
                     self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces=spaces)
@@ -579,7 +583,7 @@ class Race:
             r.status, r.exit, r.place = FINISHED, _EXIT_LAST_STANDING, self._open.pop(0)
             self._crowd[r.lane] -= 1
             self._ev.append(interned.placed(r.index, r.place, _EXIT_LAST_STANDING, False))
-        self._over = True
+        self.is_over = True
         self._ev.append(interned.race_ended(tuple([r.place for r in rows])))
 
     def _end_pass(self) -> None:
@@ -592,11 +596,11 @@ class Race:
             under = [r for r in self._rows if r.status is RACING and r.space < edge]
             if under:
                 self._dq(under, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_FOLD)
-        if not self._over:
+        if not self.is_over:
             self._pass += 1
             self._shown = interned.revealed_slots(self._pass, self._per_pass)
             self._revealed = 0
-            self._codes = []
+            self._codes = {}
             self._ev.append(interned.reshuffled(self._pass))
 
 
