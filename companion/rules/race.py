@@ -17,6 +17,7 @@ from here as before.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Iterable
 
 from companion.rules.cards import Act, Card
@@ -52,6 +53,7 @@ _OUTOFBOUNDSWAY_BACK = OutOfBoundsWay.BACK
 _OUTOFBOUNDSWAY_FOLD = OutOfBoundsWay.FOLD
 _OUTOFBOUNDSWAY_SIDE = OutOfBoundsWay.SIDE
 _PLACES = tuple(range(1, len(MASCOTS) + 1))
+_ROW = operator.attrgetter(*Runner.__slots__[1:])  # a Runner's fields as a row (race_state's LANE .. EXIT order)
 
 
 @functools.lru_cache(maxsize=None)
@@ -232,10 +234,18 @@ class Race:
                         else:
                             end = start + r.facing * amount
                         edge = self._edge
-                        if (self._crowd[r.lane] == 1 and edge <= end <= self._finish_space and start >= edge
-                                and end != start):  # alone in its lane, on the track: just the move (see _walk)
+                        lane = r.lane
+                        clear = edge <= end <= self._finish_space and start >= edge and end != start
+                        if clear and self._crowd[lane] > 1:  # another mascot races in this lane: on the way?
+                            for other in self._rows:
+                                if (other.lane == lane and other is not r and other.status is RACING
+                                        and ((start < other.space <= end) if end > start
+                                             else (end <= other.space < start))):
+                                    clear = False
+                                    break
+                        if clear:  # nobody on the way and staying on the track: just the move (see _walk)
                             r.space = end
-                            i, lane, crawled = r.index, r.lane, r.fallen
+                            i, crawled = r.index, r.fallen
                             moved = _SHARED.get((1, i, lane, start, end, crawled, False))
                             if moved is None:
                                 moved = interned.moved(i, lane, start, end, crawled, False)
@@ -330,7 +340,7 @@ class Race:
 
     # ----- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
-        rows = tuple([(r.lane, r.space, r.fallen, r.facing, r.status, r.place, r.exit) for r in self._rows])
+        rows = tuple(map(_ROW, self._rows))
         return (rows, self._folds, self._pass, self._revealed, tuple(self._codes), tuple(self._open), self.is_over)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
