@@ -128,7 +128,8 @@ class Race:
         self.is_over = False  # whether the race has ended; the race keeps it (read it, never set it)
         self._edge = layout.first_edge
         self._crowd = list(layout.start_crowd)
-        self._pushed: list[tuple[Card, str | None]] = []
+        self._pushed: list[Card] = []  # every card pushed, and (same index) its label code: two lists, so a
+        self._pushed_codes: list[str | None] = []  # card pushed makes no new object for the garbage collector
         self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, layout.start)]  # (cards pushed, snapshot) per pass
         self._ev: list[Event] = []
 
@@ -147,7 +148,7 @@ class Race:
     @property
     def cards(self) -> tuple[tuple[Card, str | None], ...]:
         """Every card pushed so far, with its label code (None for plain notation)."""
-        return tuple(self._pushed)
+        return tuple(zip(self._pushed, self._pushed_codes))
 
     @property
     def folds(self) -> int:
@@ -208,7 +209,8 @@ class Race:
         reveal = self._revealed
         if not reveal and self._pass > 1:  # the first card of a later pass: an undo mark
             self._marks.append((len(self._pushed), self._snapshot()))
-        self._pushed.append((card, code))
+        self._pushed.append(card)
+        self._pushed_codes.append(code)
         reveal = self._revealed = reveal + 1
         if code is not None:
             self._codes[code] = None
@@ -294,8 +296,9 @@ class Race:
             marks.pop()
         count, snapshot = marks[-1]
         self._restore(snapshot)
-        again, taken = self._pushed[count:last], self._pushed[last]
-        del self._pushed[count:]
+        cards, codes = self._pushed, self._pushed_codes
+        again, taken = list(zip(cards[count:last], codes[count:last])), (cards[last], codes[last])
+        del cards[count:], codes[count:]
         for card, code in again:
             self.push(card, code)
         return taken
@@ -307,6 +310,7 @@ class Race:
         other._restore(self._snapshot())
         other._marks = list(self._marks)
         other._pushed = list(self._pushed)
+        other._pushed_codes = list(self._pushed_codes)
         other._ev = []
         return other
 
