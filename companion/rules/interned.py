@@ -4,7 +4,9 @@ Events are frozen values compared by their fields, so two equal events may be on
 for ``moved(...)`` instead of building ``Moved(...)``, and gets the instance made the first time those fields
 came up. Keys are plain ints, bools and strings (a mascot by its index in ``MASCOTS``, a card by ``id``, kept
 alive by the event that holds it), so a look-up costs a tuple and one dict probe. The table is cleared when it
-holds ``LIMIT`` events, which bounds its memory in a long-running kiosk.
+holds ``LIMIT`` events, which bounds its memory in a long-running kiosk. The Revealed events are kept per pass
+and reveal number, by label code (:func:`revealed_slots`); the events with a few values each (a fall, a turn,
+a finish...) are made once, in tuples indexed by the mascot (the end of this module).
 """
 
 from __future__ import annotations
