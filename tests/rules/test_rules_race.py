@@ -284,3 +284,9 @@ def test_shared_events_are_equal_values_and_their_table_is_bounded(monkeypatch):
         assert interned.moved(1, 2, 3, space, False, False) == Moved(Mascot.HURLEY, 2, 3, space, False, False)
     assert len(interned.SHARED) <= 10
     assert interned.moved(1, 2, 3, 29, False, False) is interned.moved(1, 2, 3, 29, False, False)
+
+
+def test_a_position_naming_a_card_twice_in_one_pass_is_refused_naming_it():
+    from companion.rules import InvalidPositionError
+    with pytest.raises(InvalidPositionError, match="HS04 is revealed twice"):
+        Race.from_position("G1.3 H2.3 D3.3 M4.3 fold:0 pass:1 rev:2 cards:HS04,HS04")
