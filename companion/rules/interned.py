@@ -4,7 +4,9 @@ Events are frozen values compared by their fields, so two equal events may be on
 for ``moved(...)`` instead of building ``Moved(...)``, and gets the instance made the first time those fields
 came up. Keys are plain ints, bools and strings (a mascot by its index in ``MASCOTS``, a card by ``id``, kept
 alive by the event that holds it), so a look-up costs a tuple and one dict probe. The table is cleared when it
-holds ``LIMIT`` events, which bounds its memory in a long-running kiosk.
+holds ``LIMIT`` events, which bounds its memory in a long-running kiosk. The Revealed events are kept per pass
+and reveal number, by label code (:func:`revealed_slots`); the events with a few values each (a fall, a turn,
+a finish...) are made once, in tuples indexed by the mascot (the end of this module).
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.rules.cards import Card
-from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Moved, NoEffect, Placed,
-                                    Recovered, Revealed, Swerved, TurnedAround)
+from companion.rules.events import (Cause, Collided, Event, Exit, Facing, Fell, Finished, Folded, KnockedOut, Moved,
+                                    NoEffect, OutOfBounds, OutOfBoundsWay, Placed, RaceEnded, Recovered, Reshuffled,
+                                    Revealed, Swerved, TurnedAround)
 from companion.rules.mascots import MASCOTS
 
 LIMIT = 50_000
 SHARED: dict[tuple[Any, ...], Event] = {}  # key -> the one instance; the race reads it inline on its hottest paths
+_REVEALED_AT: dict[int, list[dict[object, Event]]] = {}  # the Revealed events by pass: see revealed_slots()
 _table = SHARED
 
 
@@ -28,12 +32,31 @@ def _keep(key: tuple[Any, ...], event: Event) -> Event:
     return event
 
 
+def revealed_slots(pass_no: int, reveals: int) -> list[dict[object, Event]]:
+    """The shared Revealed events of pass ``pass_no``: a dict per reveal number (0 unused .. ``reveals``), each
+    keyed by label code, or by ``id(card)`` for a card given in notation. The race keeps the list of its pass
+    and looks a code up inline; an entry serves only the very card it holds (another deck may give the code
+    to another card)."""
+    slots = _REVEALED_AT.get(pass_no)
+    if slots is None:
+        if len(_REVEALED_AT) >= 64:
+            _REVEALED_AT.clear()
+        slots = _REVEALED_AT[pass_no] = []
+    while len(slots) <= reveals:
+        slots.append({})
+    return slots
+
+
 def revealed(card: Card, code: str | None, pass_no: int, reveal: int) -> Event:
-    key = (0, id(card), code, pass_no, reveal)
-    found = _table.get(key)
+    slot = revealed_slots(pass_no, reveal)[reveal]
+    key = code if code is not None else id(card)
+    found = slot.get(key)
     if found is not None and found.card is card:  # type: ignore[attr-defined]
         return found
-    return _keep(key, Revealed(card, code, pass_no, reveal))
+    if len(slot) >= 1000:
+        slot.clear()
+    event = slot[key] = Revealed(card, code, pass_no, reveal)
+    return event
 
 
 def moved(i: int, lane: int, start: int, end: int, crawled: bool, to_star: bool) -> Event:
@@ -42,8 +65,7 @@ def moved(i: int, lane: int, start: int, end: int, crawled: bool, to_star: bool)
 
 
 def fell(i: int, by_collision: bool) -> Event:
-    key = (2, i, by_collision)
-    return _table.get(key) or _keep(key, Fell(MASCOTS[i], Cause.COLLISION if by_collision else Cause.CARD))
+    return (FELL_IN_COLLISION if by_collision else FELL)[i]
 
 
 def collided(mover: int, i: int, lane: int, space: int) -> Event:
@@ -57,18 +79,15 @@ def swerved(i: int, space: int, from_lane: int, to_lane: int) -> Event:
 
 
 def turned(i: int, forward: bool) -> Event:
-    key = (5, i, forward)
-    return _table.get(key) or _keep(key, TurnedAround(MASCOTS[i], Facing.FORWARD if forward else Facing.BACKWARD))
+    return (TURNED_FORWARD if forward else TURNED_BACKWARD)[i]
 
 
 def recovered(i: int, stood: bool, turned_forward: bool) -> Event:
-    key = (6, i, stood, turned_forward)
-    return _table.get(key) or _keep(key, Recovered(MASCOTS[i], stood, turned_forward))
+    return RECOVERED[i][stood + 2 * turned_forward]
 
 
 def finished(i: int) -> Event:
-    key = (7, i)
-    return _table.get(key) or _keep(key, Finished(MASCOTS[i]))
+    return FINISHED[i]
 
 
 def placed(i: int, place: int, exit_: Exit, shared: bool) -> Event:
@@ -78,9 +97,43 @@ def placed(i: int, place: int, exit_: Exit, shared: bool) -> Event:
 
 def no_effect(i: int, no_star: bool) -> Event:
     """The card did nothing for mascot ``i``: no star ahead, or (``no_star`` False) it is not racing."""
-    key = (9, i, no_star)
-    found = _table.get(key)
-    if found is None:
-        mascot = MASCOTS[i]
-        found = _keep(key, NoEffect(mascot, "no star ahead" if no_star else f"{mascot.title} is not racing"))
-    return found
+    return (NO_STAR if no_star else NOT_RACING)[i]
+
+
+def knocked_out(i: int, cause: Cause) -> Event:
+    return (KNOCKED_OUT_BY_CARD if cause is Cause.CARD else KNOCKED_OUT_IN_COLLISION)[i]
+
+
+def out_of_bounds(i: int, way: OutOfBoundsWay, lane: int, space: int) -> Event:
+    key = (11, i, id(way), lane, space)
+    return _table.get(key) or _keep(key, OutOfBounds(MASCOTS[i], way, lane, space))
+
+
+def folded(fold: int, first_space: int) -> Event:
+    key = (12, fold, first_space)
+    return _table.get(key) or _keep(key, Folded(fold, first_space))
+
+
+def reshuffled(pass_no: int) -> Event:
+    key = (13, pass_no)
+    return _table.get(key) or _keep(key, Reshuffled(pass_no))
+
+
+def race_ended(places: tuple[int, ...]) -> Event:
+    """The race is over; ``places`` is each mascot's paid place in ``MASCOTS`` order."""
+    key = (14, places)
+    return _table.get(key) or _keep(key, RaceEnded(tuple(zip(MASCOTS, places))))
+
+
+# Events of few values, made once; each tuple is indexed by the mascot's place in MASCOTS.
+FELL = tuple(Fell(m, Cause.CARD) for m in MASCOTS)
+FELL_IN_COLLISION = tuple(Fell(m, Cause.COLLISION) for m in MASCOTS)
+TURNED_FORWARD = tuple(TurnedAround(m, Facing.FORWARD) for m in MASCOTS)
+TURNED_BACKWARD = tuple(TurnedAround(m, Facing.BACKWARD) for m in MASCOTS)
+RECOVERED = tuple(tuple(Recovered(m, stood, turned) for turned in (False, True) for stood in (False, True))
+                  for m in MASCOTS)  # [i][stood + 2 * turned_forward]
+FINISHED = tuple(Finished(m) for m in MASCOTS)
+NOT_RACING = tuple(NoEffect(m, f"{m.title} is not racing") for m in MASCOTS)
+NO_STAR = tuple(NoEffect(m, "no star ahead") for m in MASCOTS)
+KNOCKED_OUT_BY_CARD = tuple(KnockedOut(m, Cause.CARD) for m in MASCOTS)
+KNOCKED_OUT_IN_COLLISION = tuple(KnockedOut(m, Cause.COLLISION) for m in MASCOTS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from companion.rules.errors import InvalidPositionError
 from companion.rules.events import Exit
@@ -37,7 +37,8 @@ class Position:
     over: bool
 
 
-def format_position(rows: list[list[Any]], folds: int, pass_no: int, revealed: int, codes: tuple[str, ...]) -> str:
+def format_position(rows: Sequence[Sequence[Any]], folds: int, pass_no: int, revealed: int,
+                    codes: tuple[str, ...]) -> str:
     """The position string of the race's internal rows and counters."""
     parts = []
     for m, r in zip(MASCOTS, rows):
@@ -49,7 +50,7 @@ def format_position(rows: list[list[Any]], folds: int, pass_no: int, revealed: i
     return " ".join(parts)
 
 
-def parse_position(text: str, track: Track, start_rows: list[list[Any]], example: str) -> Position:
+def parse_position(text: str, track: Track, start_rows: Sequence[Sequence[Any]], example: str) -> Position:
     """Read ``text`` onto a copy of ``start_rows`` (a fresh race's rows) on ``track``.
 
     Raises InvalidPositionError naming the bad part and the expected form (``example`` is shown).
@@ -90,6 +91,10 @@ def parse_position(text: str, track: Track, start_rows: list[list[Any]], example
                                    "'fold:N pass:N rev:N cards:CODES|-'") from None
     if not (0 <= folds <= len(t.fold_lines) and pass_no >= 1 and 0 <= revealed <= t.reveals_per_pass):
         raise InvalidPositionError(f"{text!r}: fold, pass or rev out of range")
+    seen = () if codes == "-" else tuple(codes.split(","))
+    if len(set(seen)) != len(seen):
+        twice = next(c for c in seen if seen.count(c) > 1)
+        raise InvalidPositionError(f"{text!r}: card {twice} is revealed twice in one pass (expected each code once)")
     try:
         open_ = open_places([r[PLACE] for r in rows if r[STATUS] is FINISHED],
                             [r[PLACE] for r in rows if r[STATUS] is DQ])
@@ -97,7 +102,7 @@ def parse_position(text: str, track: Track, start_rows: list[list[Any]], example
         raise InvalidPositionError(f"{text!r}: {exc}") from None
     done = sum(r[STATUS] is not RACING for r in rows)
     over = done >= len(MASCOTS) or done >= t.finishers_to_end
-    return Position(rows, folds, pass_no, revealed, () if codes == "-" else tuple(codes.split(",")), open_, over)
+    return Position(rows, folds, pass_no, revealed, seen, open_, over)
 
 
 def open_places(finished: Iterable[int], dq: Iterable[int]) -> list[int]:

@@ -6,10 +6,12 @@
 >>> race.position()
 'G1.3 H2.6 D3.3 M4.3 fold:0 pass:1 rev:1 cards:-'
 >>> race.pop()
-(Card(who=<Mascot.HURLEY: 'hurley'>, actions=(Action(act=<_ACT_MOVE: 'move'>, amount=3),)), None)
+(Card(who=<Mascot.HURLEY: 'hurley'>, actions=(Action(act=<Act.MOVE: 'move'>, amount=3),)), None)
 
-The race holds a tiny mutable state and a stack of snapshots for undo; it never does I/O, reads no clock and
-uses no randomness. The values it hands out (:class:`MascotState`, :class:`RaceState`, :class:`Outcome`) live in
+The race holds a tiny mutable state (a :class:`~companion.rules.race_state.Runner` per mascot and a few
+counters) and a snapshot for undo at the start of each pass; it never does I/O, reads no clock and uses no
+randomness. Its events are shared instances (:mod:`companion.rules.interned`), so a card builds almost no new
+objects; ``bench/engine_bench.py`` compares its speed with a plain implementation of the same rules. The values it hands out (:class:`MascotState`, :class:`RaceState`, :class:`Outcome`) live in
 :mod:`companion.rules.race_state`, the position string in :mod:`companion.rules.position`; both are importable
 from here as before.
 """
@@ -17,19 +19,21 @@ from here as before.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Iterable
 
 from companion.rules.cards import Act, Card
 from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import IllegalRevealError, Reason
 from companion.rules import interned
-from companion.rules.interned import SHARED as _SHARED
-from companion.rules.events import (Cause, Event, Exit, Folded, KnockedOut, NoEffect, OutOfBounds, OutOfBoundsWay,
-                                    RaceEnded, Reshuffled)
+from companion.rules.interned import (FELL as _FELL, FELL_IN_COLLISION as _FELL_IN_COLLISION, FINISHED as _FINISHED,
+                                      NO_STAR as _NO_STAR, NOT_RACING as _NOT_RACING, RECOVERED as _RECOVERED,
+                                      SHARED as _SHARED, TURNED_BACKWARD as _TURNED_BACKWARD,
+                                      TURNED_FORWARD as _TURNED_FORWARD)
+from companion.rules.events import Cause, Event, Exit, OutOfBoundsWay
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.position import format_position, parse_position
-from companion.rules.race_state import (DQ, EXIT, FACING, FALLEN, FINISHED, LANE, PLACE, RACING, SPACE, STATUS,
-                                        MascotState, Outcome, RaceState, mascot_state)
+from companion.rules.race_state import DQ, FINISHED, RACING, MascotState, Outcome, RaceState, Runner, mascot_state
 from companion.rules.track import Track, load_track
 
 __all__ = ["MascotState", "Outcome", "Race", "RaceState", "default_deck", "default_track", "play"]
@@ -50,7 +54,8 @@ _EXIT_OUT_OF_BOUNDS = Exit.OUT_OF_BOUNDS
 _OUTOFBOUNDSWAY_BACK = OutOfBoundsWay.BACK
 _OUTOFBOUNDSWAY_FOLD = OutOfBoundsWay.FOLD
 _OUTOFBOUNDSWAY_SIDE = OutOfBoundsWay.SIDE
-MARK_EVERY = 8  # a snapshot for undo every this many cards (pop replays at most this many)
+_PLACES = tuple(range(1, len(MASCOTS) + 1))
+_ROW = operator.attrgetter(*Runner.__slots__[1:])  # a Runner's fields as a row (race_state's LANE .. EXIT order)
 
 
 @functools.lru_cache(maxsize=None)
@@ -63,38 +68,89 @@ def default_deck() -> Deck:
     return load_deck()
 
 
+class _Layout:
+    """What the race reads of its track on every card, worked out once per track: the per-pass figures, the
+    starting rows, the snapshot of a fresh race and the stars in order."""
+
+    __slots__ = ("track", "per_pass", "finish", "spaces", "lanes", "to_end", "start_rows", "start", "first_edge",
+                 "first_shown", "start_crowd", "stars")
+
+    def __init__(self, track: Track):
+        lanes = dict(track.start_lanes)
+        self.track = track
+        self.per_pass = track.reveals_per_pass
+        self.finish = track.finish_space
+        self.spaces = track.spaces
+        self.lanes = track.lanes
+        self.to_end = track.finishers_to_end
+        self.start_rows = tuple((lanes[m], track.start_space, False, 1, RACING, 0, None) for m in MASCOTS)
+        self.start = (self.start_rows, 0, 1, 0, (), _PLACES, False)  # Race._snapshot() of a fresh race
+        self.first_edge = track.back_edge(0)
+        self.first_shown = interned.revealed_slots(1, self.per_pass)
+        self.start_crowd = tuple(sum(1 for row in self.start_rows if row[0] == lane) for lane in range(track.lanes + 1))
+        self.stars = tuple(sorted(set(track.stars)))
+
+
+_LAYOUTS: dict[int, _Layout] = {}  # id(track) -> its layout (which holds the track, so the id stays its own)
+
+
+def _layout(track: Track) -> _Layout:
+    found = _LAYOUTS.get(id(track))
+    if found is None or found.track is not track:
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[id(track)] = _Layout(track)
+    return found
+
+
 class Race:
-    """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data)."""
+    """A race in progress on ``track`` (default data) with label codes from ``deck`` (default data).
+
+    ``is_over`` tells whether the race has ended: a plain attribute the race keeps (read it, never set it),
+    because a table asks it after every card.
+    """
 
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
-        self.track = track or default_track()
+        self.track = track = track or default_track()
         self.deck = deck or default_deck()
-        t = self.track
-        lanes = dict(t.start_lanes)
-        self._per_pass = t.reveals_per_pass
-        self._finish_space = t.finish_space
-        self._to_end = t.finishers_to_end
-        self._rows: list[list[Any]] = [[lanes[m], t.start_space, False, 1, RACING, 0, None] for m in MASCOTS]
+        layout = _layout(track)
+        self._per_pass = layout.per_pass
+        self._finish_space = layout.finish
+        self._spaces = layout.spaces
+        self._lanes = layout.lanes
+        self._to_end = layout.to_end
+        self._stars = layout.stars
+        self._rows = [Runner(i, row) for i, row in enumerate(layout.start_rows)]
         self._folds = 0
         self._pass = 1
+        self._shown = layout.first_shown
         self._revealed = 0
-        self._codes: list[str] = []
-        self._open: list[int] = list(range(1, len(MASCOTS) + 1))
-        self._over = False
-        self._edge = t.back_edge(0)
-        self._pushed: list[tuple[Card, str | None]] = []
-        self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, self._snapshot())]
+        self._codes: dict[str, None] = {}  # the label codes revealed in this pass, in order
+        self._open: list[int] = list(_PLACES)
+        self.is_over = False  # whether the race has ended; the race keeps it (read it, never set it)
+        self._edge = layout.first_edge
+        self._crowd = list(layout.start_crowd)
+        self._pushed: list[Card] = []  # every card pushed, and (same index) its label code: two lists, so a
+        self._pushed_codes: list[str | None] = []  # card pushed makes no new object for the garbage collector
+        self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, layout.start)]  # (cards pushed, snapshot) per pass
         self._ev: list[Event] = []
+
+    def _use(self, track: Track) -> _Layout:
+        """Take the figures of ``track`` the race reads on every card."""
+        layout = _layout(track)
+        self._per_pass = layout.per_pass
+        self._finish_space = layout.finish
+        self._spaces = layout.spaces
+        self._lanes = layout.lanes
+        self._to_end = layout.to_end
+        self._stars = layout.stars
+        return layout
 
     # ----- public API -------------------------------------------------------------------------------
     @property
-    def is_over(self) -> bool:
-        return self._over
-
-    @property
     def cards(self) -> tuple[tuple[Card, str | None], ...]:
         """Every card pushed so far, with its label code (None for plain notation)."""
-        return tuple(self._pushed)
+        return tuple(zip(self._pushed, self._pushed_codes))
 
     @property
     def folds(self) -> int:
@@ -112,20 +168,24 @@ class Race:
     @property
     def state(self) -> RaceState:
         return RaceState(tuple(self.mascot(m) for m in MASCOTS), self._folds, self._pass, self._revealed,
-                         tuple(self._codes), self._over)
+                         tuple(self._codes), self.is_over)
 
     def mascot(self, mascot: Mascot) -> MascotState:
-        return mascot_state(mascot, self._rows[MASCOTS.index(mascot)])
+        return mascot_state(mascot, self._rows[MASCOTS.index(mascot)].row())
 
     @property
     def outcome(self) -> Outcome:
-        placings = {m: r[PLACE] for m, r in zip(MASCOTS, self._rows) if r[PLACE]}
-        exits = {m: r[EXIT] for m, r in zip(MASCOTS, self._rows) if r[EXIT] is not None}
-        return Outcome(placings, exits, self._over)
+        placings: dict[Mascot, int] = {}
+        exits: dict[Mascot, Exit] = {}
+        for m, r in zip(MASCOTS, self._rows):
+            if r.exit is not None:
+                placings[m] = r.place
+                exits[m] = r.exit
+        return Outcome(placings, exits, self.is_over)
 
     def check(self, card: Card, code: str | None = None) -> None:
         """Raise IllegalRevealError if ``card`` cannot be revealed now (race over, or code seen this pass)."""
-        if self._over:
+        if self.is_over:
             raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over", Reason.RACE_OVER,
                                      code=code, card=card.notation())
         if code is not None and code in self._codes:
@@ -142,37 +202,93 @@ class Race:
     def push(self, card: Card, code: str | None = None) -> list[Event]:
         """Resolve one revealed card (docs/rules.md 3), then the end of the pass if it was the last (docs/rules.md 4).
 
-        Returns the events in order. Raises IllegalRevealError (state unchanged) if the race is over or the
-        label ``code`` was already revealed in this pass.
+        A card naming one mascot acts on it alone, action by action, as long as it races; a green card on every
+        racing mascot at once. Returns the events in order. Raises IllegalRevealError (state unchanged) if the
+        race is over or the label ``code`` was already revealed in this pass.
         """
-        if self._over or (code is not None and code in self._codes):
+        if self.is_over or (code is not None and code in self._codes):
             self.check(card, code)
-        pushed = self._pushed
-        if len(pushed) - self._marks[-1][0] >= MARK_EVERY:
-            self._marks.append((len(pushed), self._snapshot()))
-        pushed.append((card, code))
-        self._revealed += 1
+        reveal = self._revealed
+        if not reveal and self._pass > 1:  # the first card of a later pass: an undo mark
+            self._marks.append((len(self._pushed), self._snapshot()))
+        self._pushed.append(card)
+        self._pushed_codes.append(code)
+        reveal = self._revealed = reveal + 1
         if code is not None:
-            self._codes.append(code)
-        shown = _SHARED.get((0, id(card), code, self._pass, self._revealed))
-        if shown is None or shown.card is not card:  # type: ignore[attr-defined]
-            shown = interned.revealed(card, code, self._pass, self._revealed)
+            self._codes[code] = None
+            shown = self._shown[reveal].get(code)  # the shared Revealed event (see interned.revealed_slots)
+            if shown is None or shown.card is not card:  # type: ignore[attr-defined]
+                shown = interned.revealed(card, code, self._pass, reveal)
+        else:
+            shown = interned.revealed(card, code, self._pass, reveal)
         ev = self._ev = [shown]
-        if card.who is None:
+        who = card.who
+        if who is None:
             self._resolve_green(card)
         else:
-            self._resolve(MASCOTS.index(card.who), card)
-        if not self._over and self._revealed >= self._per_pass:
+            r = self._rows[MASCOTS.index(who)]
+            if r.status is not RACING:
+                ev.append(_NOT_RACING[r.index])
+            else:  # a card naming one racing mascot (docs/rules.md 3); written out here, the hottest path
+                for act, amount in card.actions:
+                    if act is _ACT_MOVE:
+                        start = r.space
+                        if r.fallen:  # crawls one space
+                            end = start + (r.facing if amount > 0 else -r.facing)
+                        else:
+                            end = start + r.facing * amount
+                        edge = self._edge
+                        lane = r.lane
+                        clear = edge <= end <= self._finish_space and start >= edge and end != start
+                        if clear and self._crowd[lane] > 1:  # another mascot races in this lane: on the way?
+                            for other in self._rows:
+                                if (other.lane == lane and other is not r and other.status is RACING
+                                        and ((start < other.space <= end) if end > start
+                                             else (end <= other.space < start))):
+                                    clear = False
+                                    break
+                        if clear:  # nobody on the way and staying on the track: just the move (see _walk)
+                            r.space = end
+                            i, crawled = r.index, r.fallen
+                            moved = _SHARED.get((1, i, lane, start, end, crawled, False))
+                            if moved is None:
+                                moved = interned.moved(i, lane, start, end, crawled, False)
+                            ev.append(moved)
+                            continue
+                        self._walk(r, r.facing if amount > 0 else -r.facing, 1 if r.fallen else abs(amount), False)
+                    elif act is _ACT_RECOVER:
+                        if r.fallen or r.facing < 0:
+                            self._recover(r)
+                        continue
+                    elif act is _ACT_STAR:
+                        target = self._star_ahead(r.space, r.facing, self._spaces)
+                        if target is None:
+                            ev.append(_NO_STAR[r.index])
+                            continue
+                        self._walk(r, r.facing, 1 if r.fallen else abs(target - r.space), True)
+                    elif act is _ACT_TURN:
+                        self._turn(r)
+                        continue
+                    elif act is _ACT_FALL:
+                        if not r.fallen:
+                            r.fallen = True
+                            ev.append(_FELL[r.index])
+                            continue
+                        self._dq([r], _EXIT_KNOCKOUT, _CAUSE_CARD)
+                    else:  # swerve
+                        self._swerve(r, act)
+                    if r.status is not RACING:
+                        break  # placed (as every mascot still racing is when the race ends): the rest is ignored
+        if reveal >= self._per_pass and not self.is_over:
             self._end_pass()
-        self._ev = []
         return ev
 
     def pop(self) -> tuple[Card, str | None]:
         """Undo the last push, restoring the exact earlier state; returns the card and code taken back.
 
-        The race keeps a snapshot every ``MARK_EVERY`` cards; undo restores the nearest one and pushes the
-        cards after it again (the engine is deterministic, so that lands on the very state the race had).
-        Raises IndexError if nothing has been pushed.
+        The race keeps a snapshot at the start of every pass; undo restores the last one and pushes the cards
+        after it again, at most a pass less one (the engine is deterministic, so that lands on the very state the
+        race had). Raises IndexError if nothing has been pushed.
         """
         if not self._pushed:
             raise IndexError("nothing to undo: no card has been revealed in this race")
@@ -182,8 +298,9 @@ class Race:
             marks.pop()
         count, snapshot = marks[-1]
         self._restore(snapshot)
-        again, taken = self._pushed[count:last], self._pushed[last]
-        del self._pushed[count:]
+        cards, codes = self._pushed, self._pushed_codes
+        again, taken = list(zip(cards[count:last], codes[count:last])), (cards[last], codes[last])
+        del cards[count:], codes[count:]
         for card, code in again:
             self.push(card, code)
         return taken
@@ -191,12 +308,11 @@ class Race:
     def copy(self) -> "Race":
         other = Race.__new__(Race)
         other.track, other.deck = self.track, self.deck
-        other._per_pass = self.track.reveals_per_pass
-        other._finish_space = self.track.finish_space
-        other._to_end = self.track.finishers_to_end
+        other._use(self.track)
         other._restore(self._snapshot())
         other._marks = list(self._marks)
         other._pushed = list(self._pushed)
+        other._pushed_codes = list(self._pushed_codes)
         other._ev = []
         return other
 
@@ -208,7 +324,8 @@ class Race:
         Placed: letter then ``=`` crossed, ``r`` remaining at the end, ``k`` knockout, ``o`` out of bounds,
         then the paid place (``M=1``, ``Gk4``). Then ``fold:N pass:N rev:N cards:CODES|-``.
         """
-        return format_position(self._rows, self._folds, self._pass, self._revealed, tuple(self._codes))
+        return format_position([r.row() for r in self._rows], self._folds, self._pass, self._revealed,
+                               tuple(self._codes))
 
     @classmethod
     def from_position(cls, text: str, track: Track | None = None, deck: Deck | None = None) -> "Race":
@@ -217,249 +334,295 @@ class Race:
         Raises InvalidPositionError naming the bad part and the expected form.
         """
         race = cls(track, deck)
-        pos = parse_position(text, race.track, race._rows, race.position())
-        race._rows, race._folds, race._pass, race._revealed = pos.rows, pos.folds, pos.pass_no, pos.revealed
-        race._codes, race._open, race._over = list(pos.codes), pos.open_places, pos.over
+        pos = parse_position(text, race.track, [r.row() for r in race._rows], race.position())
+        race._rows = [Runner(i, row) for i, row in enumerate(pos.rows)]
+        race._folds, race._pass, race._revealed = pos.folds, pos.pass_no, pos.revealed
+        race._shown = interned.revealed_slots(race._pass, race._per_pass)
+        race._codes, race._open, race.is_over = dict.fromkeys(pos.codes), pos.open_places, pos.over
         race._edge = race.track.back_edge(race._folds)
+        race._count_lanes()
         race._marks = [(0, race._snapshot())]
         return race
 
     # ----- internals -------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
-        return (tuple(map(tuple, self._rows)), self._folds, self._pass, self._revealed, tuple(self._codes),
-                tuple(self._open), self._over)
+        rows = tuple(map(_ROW, self._rows))
+        return (rows, self._folds, self._pass, self._revealed, tuple(self._codes), tuple(self._open), self.is_over)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
-        rows, self._folds, self._pass, self._revealed, codes, open_, self._over = snap
-        self._rows = [list(r) for r in rows]
-        self._codes = list(codes)
+        rows, self._folds, self._pass, self._revealed, codes, open_, self.is_over = snap
+        self._shown = interned.revealed_slots(self._pass, self._per_pass)
+        self._rows = [Runner(i, row) for i, row in enumerate(rows)]
+        self._codes = dict.fromkeys(codes)
         self._open = list(open_)
         self._edge = self.track.back_edge(self._folds)
+        self._count_lanes()
 
-    def _resolve(self, i: int, card: Card) -> None:
-        """A card naming one mascot (docs/rules.md 3)."""
-        row = self._rows[i]
-        if row[STATUS] is not RACING:
-            self._ev.append(interned.no_effect(i, False))
+    def _count_lanes(self) -> None:
+        """Count the racing mascots in each lane (``_crowd[lane]``): a walk or a swerve looks for others to
+        collide with only in a lane where another mascot races."""
+        crowd = [0] * (self._lanes + 1)
+        for r in self._rows:
+            if r.status is RACING:
+                crowd[r.lane] += 1
+        self._crowd = crowd
+
+    def _swerve(self, r: Runner, act: Act) -> None:
+        """``r`` swerves left or right as it sees it: out of bounds past the outer lanes, else it may collide."""
+        lane = r.lane + (r.facing if act is _ACT_SWERVE_RIGHT else -r.facing)
+        if not 1 <= lane <= self._lanes:
+            self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes={r: lane})
             return
-        for act, amount in card.actions:
-            if row[STATUS] is not RACING or self._over:
-                return  # finished or DQ: the rest of the card is ignored for it
-            if act is _ACT_MOVE:
-                d = row[FACING] * (1 if amount > 0 else -1)
-                self._walk(i, d, 1 if row[FALLEN] else abs(amount), False)
-            elif act is _ACT_STAR:
-                target = self._star_ahead(row, row[FACING], self.track.spaces)
-                if target is None:
-                    self._ev.append(interned.no_effect(i, True))
-                else:
-                    self._walk(i, row[FACING], 1 if row[FALLEN] else abs(target - row[SPACE]), True)
-            elif act is _ACT_RECOVER:
-                if row[FALLEN] or row[FACING] < 0:
-                    self._recover(i)
-            elif act is _ACT_TURN:
-                self._turn(i)
-            elif act is _ACT_FALL:
-                if row[FALLEN]:
-                    self._dq([i], _EXIT_KNOCKOUT, _CAUSE_CARD)
-                else:
-                    row[FALLEN] = True
-                    self._ev.append(interned.fell(i, False))
-            else:  # swerve
-                new_lane = row[LANE] + (1 if act is _ACT_SWERVE_RIGHT else -1) * row[FACING]
-                if not 1 <= new_lane <= self.track.lanes:
-                    self._dq([i], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes={i: new_lane})
-                    return
-                self._ev.append(interned.swerved(i, row[SPACE], row[LANE], new_lane))
-                row[LANE] = new_lane
-                self._collide(i)
+        self._ev.append(interned.swerved(r.index, r.space, r.lane, lane))
+        crowd = self._crowd
+        crowd[r.lane] -= 1
+        crowd[lane] += 1
+        r.lane = lane
+        if crowd[lane] > 1:
+            self._collide(r)
 
-    def _star_ahead(self, row: list[Any], direction: int, limit: int) -> int | None:
-        space = row[SPACE]
+    def _star_ahead(self, space: int, direction: int, limit: int) -> int | None:
+        """The nearest star from ``space`` in ``direction`` (forward: up to ``limit``; back: still on the track)."""
         if direction > 0:
-            ahead = [s for s in self.track.stars if space < s <= limit]
-            return min(ahead) if ahead else None
-        behind = [s for s in self.track.stars if self._edge <= s < space]
-        return max(behind) if behind else None
-
-    def _walk(self, i: int, d: int, steps: int, to_star: bool) -> None:
-        """Step ``steps`` spaces in direction ``d`` (+1 toward the finish), one at a time (docs/rules.md 3)."""
-        rows = self._rows
-        row = rows[i]
-        crawled = row[FALLEN]
-        lane = row[LANE]
-        start = new = row[SPACE]
-        finish = self._finish_space
+            for star in self._stars:  # in increasing order
+                if star > space:
+                    return star if star <= limit else None
+            return None
         edge = self._edge
-        for _ in range(steps):
-            new += d
-            if new < edge:
-                if new - d != start:
-                    self._ev.append(interned.moved(i, lane, start, new - d, crawled, to_star))
-                self._dq([i], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces={i: new})
-                return
-            row[SPACE] = new
-            if new > finish:
-                self._ev.append(interned.moved(i, lane, start, new, crawled, to_star))
-                self._finish(i)
-                return
-            for r in rows:
-                if r[SPACE] == new and r[LANE] == lane and r is not row and r[STATUS] is RACING:
-                    self._ev.append(interned.moved(i, lane, start, new, crawled, to_star))
-                    start = new
-                    self._collide(i)
-                    if self._over:
-                        return
-                    break
-        if new != start:
-            self._ev.append(_SHARED.get((1, i, lane, start, new, crawled, to_star))
-                            or interned.moved(i, lane, start, new, crawled, to_star))
+        behind = None
+        for star in self._stars:
+            if star >= space:
+                break
+            if star >= edge:
+                behind = star
+        return behind
 
-    def _collide(self, i: int) -> None:
-        """Mascot ``i`` entered its current space: every other racing mascot there falls or is knocked out."""
-        row = self._rows[i]
+    def _walk(self, r: Runner, d: int, steps: int, to_star: bool) -> None:
+        """Step ``steps`` spaces in direction ``d`` (+1 toward the finish) (docs/rules.md 3).
+
+        The mascot enters every space on the way in turn: it collides with whoever races there, is out of
+        bounds on stepping behind the track and finishes on stepping over the finish line. The spaces where
+        something happens are found first, so a walk costs the same however far it goes.
+        """
+        if steps <= 0:
+            return
+        start = r.space
+        end = start + d * steps
+        edge = self._edge
+        if start + d < edge:  # the first step is already behind the track
+            self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces={r: start + d})
+            return
+        lane = r.lane
+        finish = self._finish_space
+        if end > finish:  # over the finish line after the finish-line space
+            last, leaves = finish, True
+        elif end < edge:  # behind the track after the first space still on it
+            last, leaves = edge, True
+        else:
+            last, leaves = end, False
+        blockers = None  # the spaces from start to last where another mascot races in this lane
+        if self._crowd[lane] > 1:
+            for other in self._rows:
+                if other.lane == lane and other is not r and other.status is RACING:
+                    space = other.space
+                    if (start < space <= last) if d > 0 else (last <= space < start):
+                        if blockers is None:
+                            blockers = [space]
+                        else:
+                            blockers.append(space)
+        i = r.index
+        crawled = r.fallen
+        ev = self._ev
+        if blockers is not None:
+            if len(blockers) > 1:
+                blockers = sorted(set(blockers), reverse=d < 0)  # in the order the walk reaches them
+            for space in blockers:
+                ev.append(interned.moved(i, lane, start, space, crawled, to_star))
+                r.space = start = space
+                self._collide(r)
+                if self.is_over:
+                    return
+        if leaves:
+            if d > 0:
+                r.space = finish + 1
+                ev.append(interned.moved(i, lane, start, finish + 1, crawled, to_star))
+                self._finish(r)
+            else:
+                if last != start:
+                    r.space = last
+                    ev.append(interned.moved(i, lane, start, last, crawled, to_star))
+                self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces={r: last - 1})
+        elif end != start:
+            r.space = end
+            moved = _SHARED.get((1, i, lane, start, end, crawled, to_star))
+            ev.append(moved if moved is not None else interned.moved(i, lane, start, end, crawled, to_star))
+
+    def _collide(self, r: Runner) -> None:
+        """``r`` entered its current space: every other racing mascot there falls or is knocked out."""
+        lane, space = r.lane, r.space
         knocked = []
-        for j, r in enumerate(self._rows):
-            if j != i and r[STATUS] is RACING and r[SPACE] == row[SPACE] and r[LANE] == row[LANE]:
-                self._ev.append(interned.collided(i, j, row[LANE], row[SPACE]))
-                if r[FALLEN]:
-                    knocked.append(j)
+        for other in self._rows:
+            if other.space == space and other.lane == lane and other is not r and other.status is RACING:
+                self._ev.append(interned.collided(r.index, other.index, lane, space))
+                if other.fallen:
+                    knocked.append(other)
                 else:
-                    r[FALLEN] = True
-                    self._ev.append(interned.fell(j, True))
+                    other.fallen = True
+                    self._ev.append(_FELL_IN_COLLISION[other.index])
         if knocked:
             self._dq(knocked, _EXIT_KNOCKOUT, _CAUSE_COLLISION)
 
-    def _recover(self, i: int) -> None:
-        row = self._rows[i]
-        stood, turned = row[FALLEN], row[FACING] < 0
+    def _recover(self, r: Runner) -> None:
+        stood, turned = r.fallen, r.facing < 0
         if stood or turned:
-            row[FALLEN], row[FACING] = False, 1
-            self._ev.append(interned.recovered(i, stood, turned))
+            r.fallen, r.facing = False, 1
+            self._ev.append(_RECOVERED[r.index][stood + 2 * turned])
 
-    def _turn(self, i: int) -> None:
-        row = self._rows[i]
-        row[FACING] = -row[FACING]
-        self._ev.append(interned.turned(i, row[FACING] > 0))
+    def _turn(self, r: Runner) -> None:
+        r.facing = -r.facing
+        self._ev.append((_TURNED_FORWARD if r.facing > 0 else _TURNED_BACKWARD)[r.index])
 
     def _resolve_green(self, card: Card) -> None:
         """A green multi card: every racing mascot at once, no collisions, no finishing (docs/rules.md 3)."""
-        finish = self.track.finish_space
+        rows = self._rows
+        ev = self._ev
+        finish = self._finish_space
         for act, amount in card.actions:
-            if self._over:
+            if self.is_over:
                 return
-            active = [i for i, r in enumerate(self._rows) if r[STATUS] is RACING]
-            out: list[int] = []
-            where: dict[int, int] = {}
+            out: list[Runner] = []
             if act is _ACT_RECOVER:
-                for i in active:
-                    self._recover(i)
+                for r in rows:
+                    if r.status is RACING and (r.fallen or r.facing < 0):
+                        self._recover(r)
             elif act is _ACT_TURN:
-                for i in active:
-                    self._turn(i)
+                for r in rows:
+                    if r.status is RACING:
+                        self._turn(r)
             elif act is _ACT_FALL:
-                for i in active:
-                    if self._rows[i][FALLEN]:
-                        out.append(i)
-                    else:
-                        self._rows[i][FALLEN] = True
-                        self._ev.append(interned.fell(i, False))
+                for r in rows:
+                    if r.status is RACING:
+                        if r.fallen:
+                            out.append(r)
+                        else:
+                            r.fallen = True
+                            ev.append(_FELL[r.index])
                 if out:
                     self._dq(out, _EXIT_KNOCKOUT, _CAUSE_CARD)
-                continue
-            elif act in (_ACT_MOVE, _ACT_STAR):
-                for i in active:
-                    row = self._rows[i]
-                    d = row[FACING] * (1 if act is _ACT_STAR or amount > 0 else -1)
-                    if act is _ACT_STAR:
-                        target = self._star_ahead(row, d, finish)
+            elif act is _ACT_MOVE or act is _ACT_STAR:
+                to_star = act is _ACT_STAR
+                edge = self._edge
+                spaces: dict[Runner, int] = {}
+                for r in rows:
+                    if r.status is not RACING:
+                        continue
+                    space = r.space
+                    if to_star:
+                        target = self._star_ahead(space, r.facing, finish)
                         if target is None:
-                            self._ev.append(NoEffect(MASCOTS[i], "no star ahead"))
+                            ev.append(_NO_STAR[r.index])
                             continue
-                        steps = abs(target - row[SPACE])
+                        new = space + r.facing if r.fallen else target
+                    elif r.fallen:  # crawls one space
+                        new = space + (r.facing if amount > 0 else -r.facing)
                     else:
-                        steps = abs(amount)
-                    new = row[SPACE] + d * (1 if row[FALLEN] else steps)
+                        new = space + r.facing * amount
                     if new > finish:
                         new = finish  # green cards stop on the finish-line space
-                    if new < self._edge:
-                        out.append(i)
-                        where[i] = new
-                    elif new != row[SPACE]:
-                        self._ev.append(interned.moved(i, row[LANE], row[SPACE], new, row[FALLEN], act is _ACT_STAR))
-                        row[SPACE] = new
+                    if new < edge:
+                        out.append(r)
+                        spaces[r] = new
+                    elif new != space:
+                        i, lane, fallen = r.index, r.lane, r.fallen
+                        moved = _SHARED.get((1, i, lane, space, new, fallen, to_star))
+                        if moved is None:
+                            moved = interned.moved(i, lane, space, new, fallen, to_star)
+                        ev.append(moved)
+                        r.space = new
                 if out:
-                    self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces=where)
+                    self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_BACK, spaces=spaces)
             else:  # swerve, no collisions
-                for i in active:
-                    row = self._rows[i]
-                    new_lane = row[LANE] + (1 if act is _ACT_SWERVE_RIGHT else -1) * row[FACING]
-                    if not 1 <= new_lane <= self.track.lanes:
-                        out.append(i)
-                        where[i] = new_lane
+                right = act is _ACT_SWERVE_RIGHT
+                lanes: dict[Runner, int] = {}
+                for r in rows:
+                    if r.status is not RACING:
+                        continue
+                    lane = r.lane + (r.facing if right else -r.facing)
+                    if not 1 <= lane <= self._lanes:
+                        out.append(r)
+                        lanes[r] = lane
                     else:
-                        self._ev.append(interned.swerved(i, row[SPACE], row[LANE], new_lane))
-                        row[LANE] = new_lane
+                        ev.append(interned.swerved(r.index, r.space, r.lane, lane))
+                        r.lane = lane
+                self._count_lanes()
                 if out:
-                    self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes=where)
+                    self._dq(out, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes=lanes)
 
-    def _dq(self, group: list[int], exit_: Exit, why: Any, spaces: dict[int, int] | None = None,
-            lanes: dict[int, int] | None = None) -> None:
+    def _dq(self, group: list[Runner], exit_: Exit, why: Any, spaces: dict[Runner, int] | None = None,
+            lanes: dict[Runner, int] | None = None) -> None:
         """DQ ``group`` at the same time: they take the worst open places together, each paid as the worst
-        of them (docs/rules.md 5)."""
-        for i in group:
-            row = self._rows[i]
-            row[STATUS], row[EXIT] = DQ, exit_
+        of them (docs/rules.md 5). ``spaces`` / ``lanes``: where a mascot left the track, if not its own."""
+        ev = self._ev
+        crowd = self._crowd
+        for r in group:
+            r.status, r.exit = DQ, exit_
+            crowd[r.lane] -= 1
             if exit_ is _EXIT_KNOCKOUT:
-                self._ev.append(KnockedOut(MASCOTS[i], why))
+                ev.append(interned.knocked_out(r.index, why))
             else:
-                self._ev.append(OutOfBounds(MASCOTS[i], why, (lanes or {}).get(i, row[LANE]),
-                                            (spaces or {}).get(i, row[SPACE])))
+                ev.append(interned.out_of_bounds(r.index, why, lanes.get(r, r.lane) if lanes else r.lane,
+                                                 spaces.get(r, r.space) if spaces else r.space))
         k = len(group)
         paid = self._open[-1]
         del self._open[-k:]
-        for i in group:
-            self._rows[i][PLACE] = paid
-            self._ev.append(interned.placed(i, paid, exit_, k > 1))
+        for r in group:
+            r.place = paid
+            ev.append(interned.placed(r.index, paid, exit_, k > 1))
         self._check_end()
 
-    def _finish(self, i: int) -> None:
-        row = self._rows[i]
-        row[STATUS], row[EXIT] = FINISHED, _EXIT_CROSSED
-        row[PLACE] = self._open.pop(0)
-        self._ev.append(interned.finished(i))
-        self._ev.append(interned.placed(i, row[PLACE], _EXIT_CROSSED, False))
+    def _finish(self, r: Runner) -> None:
+        r.status, r.exit = FINISHED, _EXIT_CROSSED
+        self._crowd[r.lane] -= 1
+        place = r.place = self._open.pop(0)
+        self._ev.append(_FINISHED[r.index])
+        self._ev.append(interned.placed(r.index, place, _EXIT_CROSSED, False))
         self._check_end()
 
     def _check_end(self) -> None:
         """End the race once enough mascots are finished or DQ; the rest take the remaining places by how far
         ahead they are (docs/rules.md 5)."""
         rows = self._rows
-        racing = [i for i, r in enumerate(rows) if r[STATUS] is RACING]
-        if racing and len(rows) - len(racing) < self._to_end:
+        racing = sum(self._crowd)
+        if racing and len(rows) - racing < self._to_end:
             return
-        for i in sorted(racing, key=lambda j: -rows[j][SPACE]):
-            row = rows[i]
-            row[STATUS], row[EXIT], row[PLACE] = FINISHED, _EXIT_LAST_STANDING, self._open.pop(0)
-            self._ev.append(interned.placed(i, row[PLACE], _EXIT_LAST_STANDING, False))
-        self._over = True
-        self._ev.append(RaceEnded(tuple((m, r[PLACE]) for m, r in zip(MASCOTS, rows))))
+        for r in sorted([r for r in rows if r.status is RACING], key=_behind):
+            r.status, r.exit, r.place = FINISHED, _EXIT_LAST_STANDING, self._open.pop(0)
+            self._crowd[r.lane] -= 1
+            self._ev.append(interned.placed(r.index, r.place, _EXIT_LAST_STANDING, False))
+        self.is_over = True
+        self._ev.append(interned.race_ended(tuple([r.place for r in rows])))
 
     def _end_pass(self) -> None:
         """The deck ran out: fold at the next fold line, DQ mascots under the mat, reshuffle (docs/rules.md 4)."""
         t = self.track
         if self._folds < len(t.fold_lines):
             self._folds += 1
-            self._edge = t.back_edge(self._folds)
-            self._ev.append(Folded(self._folds, self._edge))
-            under = [i for i, r in enumerate(self._rows) if r[STATUS] is RACING and r[SPACE] < self._edge]
+            edge = self._edge = t.back_edge(self._folds)
+            self._ev.append(interned.folded(self._folds, edge))
+            under = [r for r in self._rows if r.status is RACING and r.space < edge]
             if under:
                 self._dq(under, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_FOLD)
-        if not self._over:
+        if not self.is_over:
             self._pass += 1
+            self._shown = interned.revealed_slots(self._pass, self._per_pass)
             self._revealed = 0
-            self._codes = []
-            self._ev.append(Reshuffled(self._pass))
+            self._codes = {}
+            self._ev.append(interned.reshuffled(self._pass))
+
+
+def _behind(r: Runner) -> int:
+    """Sort key: the mascot furthest ahead first."""
+    return -r.space
 
 
 def play(cards: Iterable[str], track: Track | None = None, deck: Deck | None = None) -> tuple[Race, list[Event]]:

@@ -1,20 +1,47 @@
 """The values a race hands out (docs/rules.md 3-5): one mascot's state, the whole race, the outcome so far.
 
-Also the row layout of the race's internal per-mascot lists (``LANE`` .. ``EXIT``), shared by
-:mod:`companion.rules.race` and :mod:`companion.rules.position`.
+Also the race's own mutable record of one mascot (:class:`Runner`) and its row layout (``LANE`` .. ``EXIT``),
+the plain tuple form :mod:`companion.rules.position` and the undo snapshots use.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from companion.rules.events import Exit, Facing, Status
 from companion.rules.mascots import MASCOTS, Mascot
 
-# Per-mascot row layout of the race's internal state (lists for speed; snapshots are tuples of them).
+# Per-mascot row layout: a Runner's fields in this order (position strings and undo snapshots use rows).
 LANE, SPACE, FALLEN, FACING, STATUS, PLACE, EXIT = range(7)
 RACING, FINISHED, DQ = Status.RACING, Status.FINISHED, Status.DQ
+
+
+class Runner:
+    """One mascot inside a race: the race's own mutable record (what it hands out is :class:`MascotState`).
+
+    ``index`` is the mascot's place in ``MASCOTS``; ``lane`` and ``space`` are 1-based; ``facing`` is +1
+    (toward the finish) or -1; ``place`` is the paid place, 0 until placed; ``exit`` how it left, or None.
+    Attributes rather than a list, because the race reads them on every step.
+    """
+
+    __slots__ = ("index", "lane", "space", "fallen", "facing", "status", "place", "exit")
+    index: int
+    lane: int
+    space: int
+    fallen: bool
+    facing: int
+    status: Status
+    place: int
+    exit: Exit | None
+
+    def __init__(self, index: int, row: Sequence[Any]):
+        self.index = index
+        self.lane, self.space, self.fallen, self.facing, self.status, self.place, self.exit = row
+
+    def row(self) -> tuple[Any, ...]:
+        """The fields in the row layout above (``LANE`` .. ``EXIT``)."""
+        return (self.lane, self.space, self.fallen, self.facing, self.status, self.place, self.exit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +90,7 @@ class RaceState:
         return self.mascots[MASCOTS.index(mascot)]
 
 
-def mascot_state(mascot: Mascot, row: list[Any]) -> MascotState:
+def mascot_state(mascot: Mascot, row: Sequence[Any]) -> MascotState:
     """The public value of one internal row (see the layout above)."""
     return MascotState(mascot, row[LANE], row[SPACE], row[FALLEN],
                        Facing.FORWARD if row[FACING] > 0 else Facing.BACKWARD, row[STATUS], row[PLACE] or None,

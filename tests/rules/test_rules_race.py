@@ -252,7 +252,6 @@ def test_bad_position_string_names_the_token():
 def test_pop_walks_back_through_marks_and_passes_to_every_earlier_state():
     """Undo restores a snapshot and pushes the cards after it again: at every depth, across the undo marks and
     a pass boundary, the race equals a fresh one given the same cards, and pushing again gives the same events."""
-    from companion.rules.race import MARK_EVERY
     cards = [f"HS{n:02d}" for n in (1, 12, 23, 34, 45, 2, 13, 24, 35, 46, 3, 14, 25, 36, 47)]
     cards += [f"HS{n:02d}" for n in (4, 15, 26, 37, 48, 5, 16)]  # a second pass
     race = Race()
@@ -262,7 +261,7 @@ def test_pop_walks_back_through_marks_and_passes_to_every_earlier_state():
             break
         events.append(race.push_text(code))
     played = len(events)
-    assert played > 2 * MARK_EVERY and race.pass_no == 2
+    assert played > race.track.reveals_per_pass and race.pass_no == 2
     for depth in range(played - 1, -1, -1):
         race.pop()
         fresh = Race()
@@ -285,3 +284,9 @@ def test_shared_events_are_equal_values_and_their_table_is_bounded(monkeypatch):
         assert interned.moved(1, 2, 3, space, False, False) == Moved(Mascot.HURLEY, 2, 3, space, False, False)
     assert len(interned.SHARED) <= 10
     assert interned.moved(1, 2, 3, 29, False, False) is interned.moved(1, 2, 3, 29, False, False)
+
+
+def test_a_position_naming_a_card_twice_in_one_pass_is_refused_naming_it():
+    from companion.rules import InvalidPositionError
+    with pytest.raises(InvalidPositionError, match="HS04 is revealed twice"):
+        Race.from_position("G1.3 H2.3 D3.3 M4.3 fold:0 pass:1 rev:2 cards:HS04,HS04")
