@@ -186,7 +186,10 @@ class RacePanels(Widgets):
             cx = x + (i // rows) * (w // cols)
             self.mascot(mv.mascot, cx + r, ry, r)
             cx += 2 * r + int(10 * u)
+            end = x + (i // rows + 1) * (w // cols)   # this move's column ends here: what does not fit is left out
             for a, b in parts:
+                if cx + self.font(cap).size(a)[0] + self.font(cap).size(b)[0] + cap * 1.4 + int(26 * u) > end:
+                    break   # the lane change after a long move (the track and the call show it)
                 cx = self.label(a, cap, (cx, ry), C.TEXT, "midleft")[0] + self.font(cap).size(a)[0] + int(8 * u)
                 self.arrow((cx, ry), (cx + cap * 1.4, ry), C.GOLD, max(2, int(cap * 0.22)), cap * 0.6)
                 cx += int(cap * 1.4 + 8 * u)
@@ -194,7 +197,7 @@ class RacePanels(Widgets):
             if word:
                 fill = (C.GOLD if mv.what in ("finished", "placed")
                         else C.OUT_MARK if mv.what != "up" else shade(C.PANEL, 1.8))
-                room = x + (i // rows + 1) * (w // cols) - cx - int(pill * 1.1)   # the pill inside its column
+                room = end - cx - int(pill * 1.1)   # the pill inside its column
                 pc = self.fit_cap(word, pill, room)
                 if self.font(pc).size(word)[0] > room and mv.what in ("out", "knocked out"):
                     word = self.w("DQ")   # the short word where the long one cannot fit (the 720p panel)

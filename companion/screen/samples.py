@@ -7,7 +7,9 @@ rules engine's own. The race sample is a ``Race`` after :data:`SAMPLE_CARDS` (or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+
+from typing import TYPE_CHECKING, Mapping
 
 from companion.screen.model import SCREENS, ScreenModel, SeatView, from_race
 
@@ -145,16 +147,30 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
         return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
                            form=sample_form(language))
     if screen == "race":
-        race, events = sample_race(tuple(cards) if cards is not None else SAMPLE_CARDS)
+        shown = tuple(cards) if cards is not None else SAMPLE_CARDS
+        race, events = sample_race(shown)
         seats = _race_seats(race, language)
         return from_race(race, log=tuple(screencall.lines(events, language)), seats=seats, players=len(seats),
-                         race_no=2, odds=None if race.is_over else SAMPLE_ODDS,
+                         race_no=2, odds=None if race.is_over else race_odds(shown),
                          odds_card=None if race.is_over else len(race.cards), status=SAMPLE_STATUS,
                          language=language)
     table = sample_table(screen)
     model = from_table(table, odds=SAMPLE_ODDS, status=SAMPLE_STATUS, language=language,
                        form=sample_form(language) if screen == "setup" else None)
     return model
+
+
+@functools.lru_cache(maxsize=32)
+def race_odds(cards: tuple[str, ...]) -> Mapping[str, tuple[float, ...]] | None:
+    """The odds of each paid place for the sample race after ``cards`` (the real estimator, a few thousand
+    sampled races, a fixed seed: the same picture every time, and odds that fit the race shown); None when
+    the estimator cannot place the cards in a real deck (a race made up card by card, no odds shown)."""
+    from companion.odds.estimate import estimate
+    race, _events = sample_race(cards)
+    try:
+        return {m.value: p for m, p in estimate([], 4, race, samples=3000, seed=7).places.items()}
+    except ValueError:
+        return None
 
 
 __all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_moment", "sample_race",
