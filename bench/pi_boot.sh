@@ -90,6 +90,11 @@ fi
 say "scanner link: $(readlink -f /dev/hotstreak-scanner 2>&1)"
 say "watchdog: WatchdogUSec=$(show WatchdogUSec)"
 first=$(show WatchdogTimestampMonotonic)
+# The kiosk retries a missing port with a backoff: scans sent before it holds the port are lost on the wire,
+# as with a real scanner unplugged. Wait until it says it holds the port.
+connected() { journalctl -u hotstreak.service -o cat --no-pager | grep -q "scanner connected"; }
+if wait_for 600 connected; then say "scanner: $(journalctl -u hotstreak.service -o cat --no-pager | grep 'scanner connected' | tail -n 1)"
+else say "FAIL: the kiosk never opened the scanner port"; fi
 say "waiting for scans"
 inputs() {
     /opt/hotstreak/venv/bin/python -c 'import sqlite3; print(sqlite3.connect("file:/var/lib/hotstreak/journal.db?mode=ro", uri=True).execute("select count(*) from inputs").fetchone()[0])' 2>/dev/null || echo 0
@@ -175,20 +180,35 @@ boot_and_check() {
         -no-reboot &
     QEMU_PID=$!
     start=$SECONDS
-    until grep -q "BOOTCHECK waiting for scans" "$LOG" 2>/dev/null; do
-        if ! kill -0 "$QEMU_PID" 2>/dev/null; then echo "qemu ended early"; grep BOOTCHECK "$LOG" || true; return 1; fi
+    # QEMU's usb-serial is plugged into the guest only while a client holds its socket (and unplugged when the
+    # client leaves), like a scanner on a cable: so the host plugs it in once the service runs, keeps it
+    # plugged through the checks and the restart, and scans once the guest says the kiosk holds the port.
+    until grep -aq "BOOTCHECK watchdog" "$LOG" 2>/dev/null; do
+        if ! kill -0 "$QEMU_PID" 2>/dev/null; then echo "qemu ended early"; grep -a BOOTCHECK "$LOG" || true; return 1; fi
         if ((SECONDS - start > BOOT_TIMEOUT)); then echo "no BOOTCHECK after ${BOOT_TIMEOUT}s"; tail -n 30 "$LOG"; return 1; fi
         sleep 5
     done
-    echo "booted to the scan prompt in $((SECONDS - start)) s"
+    echo "booted, the service running, $((SECONDS - start)) s after start: plugging the scanner in"
     scan_codes | python3 -c '
 import socket, sys, time
+sock, log, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+def said(text):
+    with open(log, "rb") as f:
+        return text.encode() in f.read()
 s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
+s.connect(sock)            # the scanner is plugged in
+start = time.monotonic()
+while not said("BOOTCHECK waiting for scans"):
+    if time.monotonic() - start > limit:
+        sys.exit("the guest never said it was waiting for scans")
+    time.sleep(2)
+print(f"the kiosk holds the port after {time.monotonic() - start:.0f} s: scanning", flush=True)
 for line in sys.stdin:
     s.sendall(line.strip().encode() + b"\r\n")
     time.sleep(1.5)        # past the scanner repeat window, at a table pace
-s.close()' "$SOCK"
+while not said("BOOTCHECK end") and time.monotonic() - start < limit:
+    time.sleep(2)          # plugged in until the checks (and the restart) are done
+s.close()' "$SOCK" "$LOG" "$BOOT_TIMEOUT" || echo "the scanner side ended early"
     echo "sent $SCANS scans"
     wait "$QEMU_PID" || true
     QEMU_PID=""

@@ -49,7 +49,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     for name in names:
         module = importlib.import_module(f"companion.commands.{COMMANDS[name]}")
         p = sub.add_parser(name, help=module.__doc__.strip().splitlines()[0] if module.__doc__ else None,
-                           description=module.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                           description=_plain(module.__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(p)
         p.set_defaults(_module=module)
     return parser
@@ -77,3 +77,8 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _plain(doc: str | None) -> str | None:
+    """A command module's docstring as help text: ``code`` marks (reStructuredText) shown as plain `code`."""
+    return doc.replace("``", "`") if doc else doc
