@@ -113,13 +113,7 @@ class Race:
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
         self.track = track = track or default_track()
         self.deck = deck or default_deck()
-        layout = _layout(track)
-        self._per_pass = layout.per_pass
-        self._finish_space = layout.finish
-        self._spaces = layout.spaces
-        self._lanes = layout.lanes
-        self._to_end = layout.to_end
-        self._stars = layout.stars
+        layout = self._use(track)
         self._rows = [Runner(i, row) for i, row in enumerate(layout.start_rows)]
         self._folds = 0
         self._pass = 1

@@ -39,9 +39,9 @@ class RacePanels(Widgets):
         nx = x + pad + pos_w + int(14 * u) + int(r * 2.9)
         room = x + w - pad - (nx + name_w + int(10 * u))
         ocap, col_w, cols = cap, 1, 0   # the odds' figures: the three paid places where they fit at a smaller size
-        for size in (cap, cap * 0.85, cap * 0.72, cap * 0.62):
-            size = max(size, self.min_cap)
-            ocap, col_w = size, self.font(size).size("100%")[0] + int(18 * u)
+        for share in (1.0, 0.85, 0.72, 0.62):
+            ocap = max(cap * share, self.min_cap)
+            col_w = self.font(ocap).size("100%")[0] + int(18 * u)
             cols = max(1, min(3, room // col_w)) if model.odds else 0
             if cols == 3 or not model.odds or L.small:
                 break
