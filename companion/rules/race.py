@@ -177,6 +177,15 @@ class Race:
                 exits[m] = r.exit
         return Outcome(placings, exits, self.is_over)
 
+    def placings_if_ended(self) -> dict[Mascot, int]:
+        """Each mascot's paid place (1-4) if the race ended after the cards so far: the placed keep their
+        places, the ones still racing take the open places by how far ahead they are, as at the race's end
+        (docs/rules.md 5). The race itself is not changed."""
+        placings = self.outcome.placings
+        racing = sorted([r for r in self._rows if r.status is RACING], key=_behind)
+        placings.update((MASCOTS[r.index], place) for r, place in zip(racing, self._open))
+        return placings
+
     def check(self, card: Card, code: str | None = None) -> None:
         """Raise IllegalRevealError if ``card`` cannot be revealed now (race over, or code seen this pass)."""
         if self.is_over:

@@ -7,7 +7,7 @@ from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
 from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
-from companion.screen.race_money import odds_label, word
+from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
 MASCOT_NAMES = MASCOT_ORDER
@@ -243,7 +243,7 @@ class RacePanels(Widgets):
         title = self.label(self.w("money"), tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT)
         if racing:
             key = "now" if small else "if_ended_now"
-            self.label(word(self.lang, key).upper(), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
+            self.label(self.w(key), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
                        max_w=x + w - pad - (title[0] + title[2]) - int(20 * u))
         top = title[1] + title[3] + int(4 * u)
         if not rows:

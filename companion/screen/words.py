@@ -17,6 +17,7 @@ LANGUAGES = ("en", "nl", "es")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "after_card": "After card {n}", "after_pass_card": "After pass {p} card {n}", "before_start": "Before the start", "if_ended_now": "If it ended now", "now": "Now",
         "race": "Race {n}", "pass": "Pass {n}", "card_of": "Card {n} of {m}", "check": "Check",
         "running_order": "Running order", "to_win": "To win", "last_card": "Last card", "no_card": "No card yet",
         "all": "All", "race_call": "Race call", "money": "Money", "space": "Space {n}", "lane": "Lane {n}",
@@ -70,6 +71,7 @@ WORDS: dict[str, dict[str, str]] = {
         "moment_side_no": "Side bet: no!", "moment_winner": "{names} wins!", "moment_winner_note": "Race {n} is over",
     },
     "nl": {
+        "after_card": "Na kaart {n}", "after_pass_card": "Na ronde {p} kaart {n}", "before_start": "Voor de start", "if_ended_now": "Als het nu eindigde", "now": "Nu",
         "race": "Race {n}", "pass": "Ronde {n}", "card_of": "Kaart {n} van {m}", "check": "Controleer",
         "running_order": "Stand in de race", "to_win": "Winkans", "last_card": "Laatste kaart",
         "no_card": "Nog geen kaart", "all": "Iedereen", "race_call": "Verslag", "money": "Geld", "space": "Vak {n}",
@@ -126,6 +128,7 @@ WORDS: dict[str, dict[str, str]] = {
         "moment_winner": "{names} wint!", "moment_winner_note": "Race {n} is voorbij",
     },
     "es": {
+        "after_card": "Tras la carta {n}", "after_pass_card": "Tras ronda {p} carta {n}", "before_start": "Antes de salir", "if_ended_now": "Si acabara ahora", "now": "Ahora",
         "race": "Carrera {n}", "pass": "Ronda {n}", "card_of": "Carta {n} de {m}", "check": "Revisar",
         "running_order": "Orden de carrera", "to_win": "Para ganar", "last_card": "Última carta",
         "no_card": "Aún sin carta", "all": "Todos", "race_call": "Narración", "money": "Dinero",

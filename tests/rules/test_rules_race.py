@@ -290,3 +290,16 @@ def test_a_position_naming_a_card_twice_in_one_pass_is_refused_naming_it():
     from companion.rules import InvalidPositionError
     with pytest.raises(InvalidPositionError, match="HS04 is revealed twice"):
         Race.from_position("G1.3 H2.3 D3.3 M4.3 fold:0 pass:1 rev:2 cards:HS04,HS04")
+
+
+
+def test_placings_if_ended_keep_the_placed_and_rank_the_rest_by_space_without_changing_the_race():
+    race = Race()
+    for text in ("H+3", "G+2", "M+1", "G+12"):   # gobbler crosses: 1st; hurley, mum, dangle still racing
+        race.push_text(text)
+    before = race.position()
+    now = race.placings_if_ended()
+    assert race.position() == before and not race.is_over   # only a look ahead
+    assert now[Mascot.GOBBLER] == race.outcome.placings[Mascot.GOBBLER] == 1
+    racing = sorted((m for m in Mascot if m not in race.outcome.placings), key=lambda m: -race.mascot(m).space)
+    assert [now[m] for m in racing] == [2, 3, 4]

@@ -211,8 +211,3 @@ def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
         assert any(t.startswith(short + ":") and t.endswith(f"${abs(pays)}") for t in texts), (short, texts)
     assert f"+${sum(ann.pays_now)}" in texts
 
-
-def test_the_money_words_exist_in_every_language():
-    from companion.screen.race_money import WORDS
-    from companion.screen.words import LANGUAGES
-    assert set(WORDS) == set(LANGUAGES) and all(WORDS[lang].keys() == WORDS["en"].keys() for lang in LANGUAGES)
