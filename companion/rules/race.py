@@ -8,12 +8,12 @@
 >>> race.pop()
 (Card(who=<Mascot.HURLEY: 'hurley'>, actions=(Action(act=<Act.MOVE: 'move'>, amount=3),)), None)
 
-The race holds a tiny mutable state (a :class:`~companion.rules.race_state.Runner` per mascot and a few
-counters) and a snapshot for undo at the start of each pass; it never does I/O, reads no clock and uses no
-randomness. Its events are shared instances (:mod:`companion.rules.interned`), so a card builds almost no new
-objects; ``bench/engine_bench.py`` compares its speed with a plain implementation of the same rules. The values it hands out (:class:`MascotState`, :class:`RaceState`, :class:`Outcome`) live in
-:mod:`companion.rules.race_state`, the position string in :mod:`companion.rules.position`; both are importable
-from here as before.
+The race holds a tiny mutable state (a :class:`~companion.rules.race_state.Runner` per mascot and a few counters)
+and a snapshot for undo at the start of each pass; it never does I/O, reads no clock and uses no randomness. Its
+events are shared instances (:mod:`companion.rules.interned`), so a card builds almost no new objects;
+``bench/engine_bench.py`` compares its speed with a plain implementation of the same rules. The values it hands out
+(:class:`MascotState`, :class:`RaceState`, :class:`Outcome`) live in :mod:`companion.rules.race_state`, the
+position string in :mod:`companion.rules.position`; both are importable from here as before.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class _Layout:
         self.start_rows = tuple((lanes[m], track.start_space, False, 1, RACING, 0, None) for m in MASCOTS)
         self.start = (self.start_rows, 0, 1, 0, (), _PLACES, False)  # Race._snapshot() of a fresh race
         self.first_edge = track.back_edge(0)
-        self.first_shown = interned.revealed_slots(1, self.per_pass)
+        self.first_shown = interned.revealed_slots(1)
         self.start_crowd = tuple(sum(1 for row in self.start_rows if row[0] == lane) for lane in range(track.lanes + 1))
         self.stars = tuple(sorted(set(track.stars)))
 
@@ -95,7 +95,10 @@ _LAYOUTS: dict[int, _Layout] = {}  # id(track) -> its layout (which holds the tr
 
 
 def _layout(track: Track) -> _Layout:
-    found = _LAYOUTS.get(id(track))
+    try:
+        found = _LAYOUTS[id(track)]
+    except KeyError:
+        found = None
     if found is None or found.track is not track:
         if len(_LAYOUTS) >= 64:
             _LAYOUTS.clear()
@@ -110,6 +113,10 @@ class Race:
     because a table asks it after every card.
     """
 
+    __slots__ = ("track", "deck", "is_over", "_per_pass", "_finish_space", "_spaces", "_lanes", "_to_end", "_stars",
+                 "_rows", "_folds", "_pass", "_shown", "_revealed", "_cards", "_open", "_edge", "_crowd", "_passes",
+                 "_ev")
+
     def __init__(self, track: Track | None = None, deck: Deck | None = None):
         self.track = track = track or default_track()
         self.deck = deck or default_deck()
@@ -119,14 +126,13 @@ class Race:
         self._pass = 1
         self._shown = layout.first_shown
         self._revealed = 0
-        self._codes: dict[str, None] = {}  # the label codes revealed in this pass, in order
+        self._cards: dict[str | int, Card | None] = {}  # this pass's cards in order, by label code or (notation) reveal
         self._open: list[int] = list(_PLACES)
         self.is_over = False  # whether the race has ended; the race keeps it (read it, never set it)
         self._edge = layout.first_edge
         self._crowd = list(layout.start_crowd)
-        self._pushed: list[Card] = []  # every card pushed, and (same index) its label code: two lists, so a
-        self._pushed_codes: list[str | None] = []  # card pushed makes no new object for the garbage collector
-        self._marks: list[tuple[int, tuple[Any, ...]]] = [(0, layout.start)]  # (cards pushed, snapshot) per pass
+        self._passes: list[tuple[tuple[Any, ...], dict[str | int, Card | None]]] = [(layout.start, self._cards)]
+        # the undo history: per pass, the snapshot at its start and the dict of its cards (see pop)
         self._ev: list[Event] = []
 
     def _use(self, track: Track) -> _Layout:
@@ -144,7 +150,7 @@ class Race:
     @property
     def cards(self) -> tuple[tuple[Card, str | None], ...]:
         """Every card pushed so far, with its label code (None for plain notation)."""
-        return tuple(zip(self._pushed, self._pushed_codes))
+        return tuple(item for snapshot, cards in self._passes for item in _pushed(snapshot, cards))
 
     @property
     def folds(self) -> int:
@@ -162,7 +168,7 @@ class Race:
     @property
     def state(self) -> RaceState:
         return RaceState(tuple(self.mascot(m) for m in MASCOTS), self._folds, self._pass, self._revealed,
-                         tuple(self._codes), self.is_over)
+                         self._pass_codes(), self.is_over)
 
     def mascot(self, mascot: Mascot) -> MascotState:
         return mascot_state(mascot, self._rows[MASCOTS.index(mascot)].row())
@@ -191,7 +197,7 @@ class Race:
         if self.is_over:
             raise IllegalRevealError(f"cannot reveal {card.notation()}: the race is over", Reason.RACE_OVER,
                                      code=code, card=card.notation())
-        if code is not None and code in self._codes:
+        if code is not None and code in self._cards:
             raise IllegalRevealError(
                 f"card {code} ({card.notation()}) was already revealed in pass {self._pass}; "
                 "expected a card not yet revealed this pass", Reason.ALREADY, code=code, card=card.notation(),
@@ -209,20 +215,19 @@ class Race:
         racing mascot at once. Returns the events in order. Raises IllegalRevealError (state unchanged) if the
         race is over or the label ``code`` was already revealed in this pass.
         """
-        if self.is_over or (code is not None and code in self._codes):
+        if self.is_over or code in self._cards:  # (no key is None)
             self.check(card, code)
-        reveal = self._revealed
-        if not reveal and self._pass > 1:  # the first card of a later pass: an undo mark
-            self._marks.append((len(self._pushed), self._snapshot()))
-        self._pushed.append(card)
-        self._pushed_codes.append(code)
-        reveal = self._revealed = reveal + 1
+        reveal = self._revealed = self._revealed + 1
         if code is not None:
-            self._codes[code] = None
-            shown = self._shown[reveal].get(code)  # the shared Revealed event (see interned.revealed_slots)
+            self._cards[code] = card
+            try:  # the shared Revealed event (see interned.revealed_slots); a subscript is cheaper than get()
+                shown = self._shown[code][reveal]
+            except (KeyError, IndexError):
+                shown = None
             if shown is None or shown.card is not card:  # type: ignore[attr-defined]
                 shown = interned.revealed(card, code, self._pass, reveal)
         else:
+            self._cards[reveal] = card
             shown = interned.revealed(card, code, self._pass, reveal)
         ev = self._ev = [shown]
         who = card.who
@@ -234,12 +239,20 @@ class Race:
                 ev.append(_NOT_RACING[r.index])
             else:  # a card naming one racing mascot (docs/rules.md 3); written out here, the hottest path
                 for act, amount in card.actions:
-                    if act is _ACT_MOVE:
+                    if act is _ACT_MOVE or act is _ACT_STAR:
                         start = r.space
-                        if r.fallen:  # crawls one space
-                            end = start + (r.facing if amount > 0 else -r.facing)
+                        if act is _ACT_MOVE:
+                            to_star = False
+                            d = r.facing if amount > 0 else -r.facing
+                            end = start + d if r.fallen else start + r.facing * amount  # fallen: crawls one space
                         else:
-                            end = start + r.facing * amount
+                            to_star = True
+                            target = self._star_ahead(start, r.facing, self._spaces)
+                            if target is None:
+                                ev.append(_NO_STAR[r.index])
+                                continue
+                            d = r.facing
+                            end = start + d if r.fallen else target
                         edge = self._edge
                         lane = r.lane
                         clear = edge <= end <= self._finish_space and start >= edge and end != start
@@ -253,24 +266,22 @@ class Race:
                         if clear:  # nobody on the way and staying on the track: just the move (see _walk)
                             r.space = end
                             i, crawled = r.index, r.fallen
-                            moved = _SHARED.get((1, i, lane, start, end, crawled, False))
-                            if moved is None:
-                                moved = interned.moved(i, lane, start, end, crawled, False)
+                            try:
+                                moved = _SHARED[1, i, lane, start, end, crawled, to_star]
+                            except KeyError:
+                                moved = interned.moved(i, lane, start, end, crawled, to_star)
                             ev.append(moved)
                             continue
-                        self._walk(r, r.facing if amount > 0 else -r.facing, 1 if r.fallen else abs(amount), False)
+                        self._walk(r, d, abs(end - start), to_star)
                     elif act is _ACT_RECOVER:
-                        if r.fallen or r.facing < 0:
-                            self._recover(r)
+                        stood, turned = r.fallen, r.facing < 0
+                        if stood or turned:
+                            r.fallen, r.facing = False, 1
+                            ev.append(_RECOVERED[r.index][stood + 2 * turned])
                         continue
-                    elif act is _ACT_STAR:
-                        target = self._star_ahead(r.space, r.facing, self._spaces)
-                        if target is None:
-                            ev.append(_NO_STAR[r.index])
-                            continue
-                        self._walk(r, r.facing, 1 if r.fallen else abs(target - r.space), True)
                     elif act is _ACT_TURN:
-                        self._turn(r)
+                        facing = r.facing = -r.facing
+                        ev.append((_TURNED_FORWARD if facing > 0 else _TURNED_BACKWARD)[r.index])
                         continue
                     elif act is _ACT_FALL:
                         if not r.fallen:
@@ -289,21 +300,21 @@ class Race:
     def pop(self) -> tuple[Card, str | None]:
         """Undo the last push, restoring the exact earlier state; returns the card and code taken back.
 
-        The race keeps a snapshot at the start of every pass; undo restores the last one and pushes the cards
-        after it again, at most a pass less one (the engine is deterministic, so that lands on the very state the
-        race had). Raises IndexError if nothing has been pushed.
+        The race keeps a snapshot at the start of every pass with the cards pushed since; undo restores the
+        snapshot of the last card's pass and pushes that pass's cards before it again, at most a pass less one (the
+        engine is deterministic, so that lands on the very state the race had). Raises IndexError if nothing has
+        been pushed.
         """
-        if not self._pushed:
+        passes = self._passes
+        while len(passes) > 1 and not _pushed(*passes[-1]):  # a pass that has just begun: undo reaches back
+            passes.pop()
+        snapshot, cards = passes[-1]
+        again = _pushed(snapshot, cards)
+        if not again:
             raise IndexError("nothing to undo: no card has been revealed in this race")
-        last = len(self._pushed) - 1
-        marks = self._marks
-        while marks[-1][0] > last:
-            marks.pop()
-        count, snapshot = marks[-1]
+        taken = again.pop()
         self._restore(snapshot)
-        cards, codes = self._pushed, self._pushed_codes
-        again, taken = list(zip(cards[count:last], codes[count:last])), (cards[last], codes[last])
-        del cards[count:], codes[count:]
+        passes[-1] = (snapshot, self._cards)
         for card, code in again:
             self.push(card, code)
         return taken
@@ -313,9 +324,8 @@ class Race:
         other.track, other.deck = self.track, self.deck
         other._use(self.track)
         other._restore(self._snapshot())
-        other._marks = list(self._marks)
-        other._pushed = list(self._pushed)
-        other._pushed_codes = list(self._pushed_codes)
+        other._passes = [(snapshot, dict(cards)) for snapshot, cards in self._passes]
+        other._cards = other._passes[-1][1]
         other._ev = []
         return other
 
@@ -328,7 +338,7 @@ class Race:
         then the paid place (``M=1``, ``Gk4``). Then ``fold:N pass:N rev:N cards:CODES|-``.
         """
         return format_position([r.row() for r in self._rows], self._folds, self._pass, self._revealed,
-                               tuple(self._codes))
+                               self._pass_codes())
 
     @classmethod
     def from_position(cls, text: str, track: Track | None = None, deck: Deck | None = None) -> "Race":
@@ -340,23 +350,27 @@ class Race:
         pos = parse_position(text, race.track, [r.row() for r in race._rows], race.position())
         race._rows = [Runner(i, row) for i, row in enumerate(pos.rows)]
         race._folds, race._pass, race._revealed = pos.folds, pos.pass_no, pos.revealed
-        race._shown = interned.revealed_slots(race._pass, race._per_pass)
-        race._codes, race._open, race.is_over = dict.fromkeys(pos.codes), pos.open_places, pos.over
+        race._shown = interned.revealed_slots(race._pass)
+        race._cards, race._open, race.is_over = dict.fromkeys(pos.codes), pos.open_places, pos.over
         race._edge = race.track.back_edge(race._folds)
         race._count_lanes()
-        race._marks = [(0, race._snapshot())]
+        race._passes = [(race._snapshot(), race._cards)]
         return race
 
     # ----- internals -------------------------------------------------------------------------------
+    def _pass_codes(self) -> tuple[str, ...]:
+        """The label codes revealed in this pass, in order (a card given in notation has none)."""
+        return tuple(key for key in self._cards if isinstance(key, str))
+
     def _snapshot(self) -> tuple[Any, ...]:
         rows = tuple(map(_ROW, self._rows))
-        return (rows, self._folds, self._pass, self._revealed, tuple(self._codes), tuple(self._open), self.is_over)
+        return (rows, self._folds, self._pass, self._revealed, self._pass_codes(), tuple(self._open), self.is_over)
 
     def _restore(self, snap: tuple[Any, ...]) -> None:
         rows, self._folds, self._pass, self._revealed, codes, open_, self.is_over = snap
-        self._shown = interned.revealed_slots(self._pass, self._per_pass)
+        self._shown = interned.revealed_slots(self._pass)
         self._rows = [Runner(i, row) for i, row in enumerate(rows)]
-        self._codes = dict.fromkeys(codes)
+        self._cards = dict.fromkeys(codes)
         self._open = list(open_)
         self._edge = self.track.back_edge(self._folds)
         self._count_lanes()
@@ -376,7 +390,11 @@ class Race:
         if not 1 <= lane <= self._lanes:
             self._dq([r], _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_SIDE, lanes={r: lane})
             return
-        self._ev.append(interned.swerved(r.index, r.space, r.lane, lane))
+        try:
+            swerved = _SHARED[4, r.index, r.space, r.lane, lane]
+        except KeyError:
+            swerved = interned.swerved(r.index, r.space, r.lane, lane)
+        self._ev.append(swerved)
         crowd = self._crowd
         crowd[r.lane] -= 1
         crowd[lane] += 1
@@ -537,8 +555,9 @@ class Race:
                         spaces[r] = new
                     elif new != space:
                         i, lane, fallen = r.index, r.lane, r.fallen
-                        moved = _SHARED.get((1, i, lane, space, new, fallen, to_star))
-                        if moved is None:
+                        try:
+                            moved = _SHARED[1, i, lane, space, new, fallen, to_star]
+                        except KeyError:
                             moved = interned.moved(i, lane, space, new, fallen, to_star)
                         ev.append(moved)
                         r.space = new
@@ -617,10 +636,19 @@ class Race:
                 self._dq(under, _EXIT_OUT_OF_BOUNDS, _OUTOFBOUNDSWAY_FOLD)
         if not self.is_over:
             self._pass += 1
-            self._shown = interned.revealed_slots(self._pass, self._per_pass)
+            self._shown = interned.revealed_slots(self._pass)
             self._revealed = 0
-            self._codes = {}
+            self._cards = {}
             self._ev.append(interned.reshuffled(self._pass))
+            rows = tuple(map(_ROW, self._rows))  # _snapshot() of a pass with no card yet, written out: once a pass
+            self._passes.append(((rows, self._folds, self._pass, 0, (), tuple(self._open), False), self._cards))
+
+
+def _pushed(snapshot: tuple[Any, ...], cards: dict[str | int, Card | None]) -> list[tuple[Card, str | None]]:
+    """The cards pushed in one pass of the undo history, with their label codes: the ones after ``snapshot``
+    (which holds the codes a race rebuilt from a position string had already seen in its pass)."""
+    items = list(cards.items())[len(snapshot[4]):]
+    return [(card, key if isinstance(key, str) else None) for key, card in items if card is not None]
 
 
 def _behind(r: Runner) -> int:

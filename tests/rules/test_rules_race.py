@@ -275,6 +275,52 @@ def test_pop_walks_back_through_marks_and_passes_to_every_earlier_state():
         race.pop()
 
 
+def test_undo_of_a_race_rebuilt_from_a_position_stops_at_the_position_and_keeps_its_codes_refused():
+    text = "G1.3 H2.5 D3.9 M4.9 fold:0 pass:1 rev:2 cards:HS01,HS02"
+    race = race_at(text)
+    race.push_text("HS26")
+    race.push_text("H+1")  # in notation: no label code
+    assert race.cards[-2:] == ((race.deck.by_code("HS26").card, "HS26"), (Card.parse("H+1"), None))
+    assert race.pop() == (Card.parse("H+1"), None)
+    assert race.pop()[1] == "HS26"
+    assert race.position() == text
+    with pytest.raises(IndexError):
+        race.pop()
+    with pytest.raises(IllegalRevealError, match="HS02"):
+        race.push_text("HS02")  # seen in this pass before the position was written
+    assert race.position() == text
+
+
+def test_a_copy_keeps_its_own_undo_history():
+    race = Race()
+    for code in ("HS01", "HS12", "HS23"):
+        race.push_text(code)
+    other = race.copy()
+    other.pop()
+    other.push_text("HS34")
+    assert [code for _, code in race.cards] == ["HS01", "HS12", "HS23"]
+    assert [code for _, code in other.cards] == ["HS01", "HS12", "HS34"]
+    race.pop()
+    assert race.position() == Race.from_position(race.position()).position()
+    with pytest.raises(IllegalRevealError):
+        other.push_text("HS34")  # the copy's pass has it, the original's does not
+    race.push_text("HS34")
+
+
+def test_a_notation_is_one_card_object_however_often_it_is_read(monkeypatch):
+    """The race recognises a card it has seen by identity, so every reading of a notation gives the one object:
+    typed, from the packaged deck loaded twice, in another spelling; the table is bounded."""
+    from companion.rules import cards, load_deck
+    assert Card.parse("h+3") is Card.parse("H+03") is Card.parse(" H+3 ")
+    first, second = load_deck(), load_deck()
+    assert all(a.card is b.card for a, b in zip(first, second))
+    monkeypatch.setattr(cards, "_PARSED_LIMIT", 4)
+    cards._PARSED.clear()
+    for n in range(1, 20):
+        assert Card.parse(f"G+{n}").notation() == f"G+{n}"
+    assert len(cards._PARSED) <= 4 + 1  # cleared at the limit; a reading adds its spelling and its notation
+
+
 def test_shared_events_are_equal_values_and_their_table_is_bounded(monkeypatch):
     from companion.rules import interned
     from companion.rules.events import Moved
