@@ -5,10 +5,16 @@ shuffled, 3 burned, 15 revealed) through the engine (:class:`companion.rules.rac
 undo) and through a plain, straightforward implementation of the same rules (``bench/plain_race.py``, no
 events, no undo); checks that every race gives the same placings; prints races per second of each on one
 core (CPU time of this process, best of ``--rounds``, so other load on the machine matters less) and the
-engine's ratio to the plain one (goal >= 1.0). Then the wall time of `hotstreak simulate` from process
+engine's ratio to the plain one (goal >= 1.0), with the median and range of the rounds' own ratios: on a shared
+machine one round's ratio can be 10 % off, so read the median. Then the wall time of `hotstreak simulate` from process
 start to the race call (import + first race), best of 5.
 
-    python bench/engine_bench.py [--races 3000] [--rounds 3]
+    python bench/engine_bench.py [--races 3000] [--rounds 7]
+
+``--by-card`` times each card instead (nanoseconds, best of the rounds, engine and plain interleaved race by
+race) and prints a line per kind of card (``1R+2``: a one-mascot card, ``A+2``: a green one). ``--only engine``
+or ``--only plain`` plays the races ``--rounds`` times through one of them and prints nothing: for counting with
+``valgrind --tool=cachegrind`` (a warm round's counts are a run of 2 rounds less a run of 1).
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -84,6 +91,44 @@ def timed(run, races) -> tuple[float, list[dict[str, int]]]:
     return time.process_time() - start, result
 
 
+def by_card(races: list[list[Reveal]], rounds: int) -> None:
+    """Print what each kind of card costs in each implementation (best of ``rounds``, ns) and the total ratio."""
+    clock = time.perf_counter_ns
+    track = default_track()
+    best: dict[tuple[str, int, int], int] = {}  # (implementation, race, card) -> ns
+    for _ in range(rounds):
+        for k, reveals in enumerate(races):
+            race = Race()
+            for j, (card, code) in enumerate(reveals):
+                t0 = clock()
+                race.push(card, code)
+                spent = clock() - t0
+                best[("engine", k, j)] = min(best.get(("engine", k, j), spent), spent)
+                if race.is_over:
+                    break
+            plain = PlainRace(track)
+            for j, (card, _code) in enumerate(reveals):
+                t0 = clock()
+                plain.push(card)
+                spent = clock() - t0
+                best[("plain", k, j)] = min(best.get(("plain", k, j), spent), spent)
+                if plain.over:
+                    break
+    total: dict[tuple[str, str], int] = {}
+    count: dict[str, int] = {}
+    for (which, k, j), spent in best.items():
+        card = races[k][j][0]
+        kind = ("1" if card.who is not None else "A") + card.notation()[1:]
+        total[which, kind] = total.get((which, kind), 0) + spent
+        if which == "engine":
+            count[kind] = count.get(kind, 0) + 1
+    engine = sum(v for (which, _), v in total.items() if which == "engine")
+    plain_ns = sum(v for (which, _), v in total.items() if which == "plain")
+    print(f"card by card: engine {engine / 1e6:.1f} ms, plain {plain_ns / 1e6:.1f} ms, ratio {plain_ns / engine:.3f}")
+    for kind, n in sorted(count.items(), key=lambda kn: -kn[1]):
+        print(f"  {kind:6} {n:6,} cards  engine {total['engine', kind] / n:5.0f} ns  plain {total['plain', kind] / n:5.0f} ns")
+
+
 def simulate_startup(runs: int = 5) -> float:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     best = float("inf")
@@ -98,23 +143,34 @@ def simulate_startup(runs: int = 5) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=3000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--no-startup", action="store_true", help="skip the `hotstreak simulate` timing")
+    parser.add_argument("--by-card", action="store_true", help="time each card, by kind of card")
+    parser.add_argument("--only", choices=("engine", "plain"), help="play the races through one, print nothing")
     args = parser.parse_args()
     races = random_races(args.races)
+    if args.only:
+        for _ in range(args.rounds):
+            (run_engine if args.only == "engine" else run_plain)(races)
+        return
+    if args.by_card:
+        by_card(races, args.rounds)
+        return
     engine = plain = float("inf")
+    ratios = []
     for _ in range(args.rounds):  # interleaved, so a burst of load elsewhere hits both alike
-        seconds, by_engine = timed(run_engine, races)
-        engine = min(engine, seconds)
-        seconds, by_plain = timed(run_plain, races)
-        plain = min(plain, seconds)
+        engine_seconds, by_engine = timed(run_engine, races)
+        plain_seconds, by_plain = timed(run_plain, races)
+        engine, plain = min(engine, engine_seconds), min(plain, plain_seconds)
+        ratios.append(plain_seconds / engine_seconds)
         if by_engine != by_plain:
             bad = next(i for i, (a, b) in enumerate(zip(by_engine, by_plain)) if a != b)
             sys.exit(f"race {bad}: the engine placed {by_engine[bad]}, the plain implementation {by_plain[bad]}")
     print(f"same placings in all {len(races):,} races")
     print(f"engine: {len(races) / engine:,.0f} full races/s on one core (with events and undo)")
     print(f"plain:  {len(races) / plain:,.0f} full races/s on one core (no events, no undo)")
-    print(f"ratio engine/plain: {plain / engine:.2f} (goal >= 1.0)")
+    print(f"ratio engine/plain: {plain / engine:.2f} (goal >= 1.0); per round: median {statistics.median(ratios):.2f}, "
+          f"{min(ratios):.2f}-{max(ratios):.2f}")
     if not args.no_startup:
         print(f"hotstreak simulate: {simulate_startup() * 1000:.0f} ms import + first race (best of 5, wall time)")
 
