@@ -326,22 +326,41 @@ class OtherScreens(Widgets):
                     self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
                               anchor="topleft")
         if L.small:
-            places, side = _frac(L, 0.02, 0.545, 0.47, 0.445), _frac(L, 0.51, 0.545, 0.47, 0.445)
+            places, side = _frac(L, 0.02, 0.545, 0.40, 0.445), _frac(L, 0.44, 0.545, 0.54, 0.445)
         else:
             places, side = _frac(L, 0.655, 0.1, 0.325, 0.5), _frac(L, 0.655, 0.62, 0.325, 0.36)
         self.places(model, places, u)
-        sx, sy, sw, sh = self.panel(side, self.w("side_bet"), u)
+        self.side_bet_result(model, side, u)
+
+    def side_bet_result(self, model: ScreenModel, rect: Rect, u: float) -> None:
+        """The side bet panel of the payouts: the question, and the answer in a badge under it. Where both do
+        not fit (the 7-inch panel), the answer is a YES or NO badge on the panel's title row and the question
+        takes the panel; where even that does not fit, the answer alone."""
+        title = self.w("side_bet")
+        sx, sy, sw, sh = self.panel(rect, title, u)
         question = model.side_bet or say(self.lang, "no_side_bet")
-        used = 0
-        if self.wraps_in(question, self.cap(24), sw, int(sh * 0.5)):   # the 7-inch panel: the answer only
-            used = self.wrap(question, self.cap(24), (sx, sy, sw, int(sh * 0.5)), C.TEXT)
-        if model.side_bet_answer is not None:
-            word, fill = ((self.w("happened"), POSITIVE) if model.side_bet_answer
-                          else (self.w("not_happened"), C.OUT_MARK))
-            pcap = self.cap(KEY_CAP * 0.85)
-            if self.font(pcap).size(word)[0] + pcap * 1.1 > sw:   # too long for the panel: YES or NO
-                word = self.w("yes" if model.side_bet_answer else "no")
-            self.pill(word, pcap, (sx, sy + used + int(20 * u)), fill, anchor="topleft")
+        qcap, pcap, gap = self.cap(24), self.cap(KEY_CAP * 0.85), int(20 * u)
+        answer = model.side_bet_answer
+        if answer is None:
+            if self.wraps_in(question, qcap, sw, sh):
+                self.wrap(question, qcap, (sx, sy, sw, sh), C.TEXT)
+            return
+        word, fill = (self.w("happened"), POSITIVE) if answer else (self.w("not_happened"), C.OUT_MARK)
+        short = self.w("yes" if answer else "no")
+        if self.font(pcap).size(word)[0] + pcap * 1.1 > sw:   # too long for the panel: YES or NO
+            word = short
+        room = sh - int(pcap * 1.84) - gap   # above the answer's badge
+        if self.wraps_in(question, qcap, sw, room):
+            used = self.wrap(question, qcap, (sx, sy, sw, room), C.TEXT)
+            self.pill(word, pcap, (sx, sy + used + gap), fill, anchor="topleft")
+            return
+        beside = self.font(self.cap(20)).size(title.upper())[0] + self.font(pcap).size(short)[0] + pcap * 1.1 + gap
+        top = max(sy, rect[1] + int(6 * u) + int(pcap * 1.84) + int(4 * u))   # under the badge on the title row
+        if beside <= sw and self.wraps_in(question, qcap, sw, sy + sh - top):
+            self.pill(short, pcap, (sx + sw, rect[1] + int(6 * u)), fill, anchor="topright")
+            self.wrap(question, qcap, (sx, top, sw, sy + sh - top), C.TEXT)
+            return
+        self.pill(word, pcap, (sx, sy + gap), fill, anchor="topleft")   # a long question in nl or es: the answer
 
     def places(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The race's paid places, best first; a shared place marked ``=`` (``=4TH`` twice: one shared fourth)."""

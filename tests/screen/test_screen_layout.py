@@ -211,3 +211,19 @@ def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
         assert any(t.startswith(short + ":") and t.endswith(f"${abs(pays)}") for t in texts), (short, texts)
     assert f"+${sum(ann.pays_now)}" in texts
 
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_payouts_show_the_side_bet_question_with_its_answer_on_every_size(size):
+    """On the 7-inch panel the answer shrinks to a YES/NO badge on the panel's title row so the question fits
+    under it; on larger screens the whole answer sits under the question."""
+    model = _sample("payouts", "en")
+    assert model.side_bet and model.side_bet_answer is False
+    _, boxes = render("payouts", size, "en")
+    texts = [b.text for b in boxes]
+    first_word = model.side_bet.split()[0]
+    assert any(t.startswith(first_word) for t in texts), texts
+    assert ("NO" if size == (800, 480) else "NO, IT DID NOT") in texts
+    question_top = min(b.rect[1] for b in boxes if b.text.startswith(first_word))
+    answer = next(b for b in boxes if b.text in ("NO", "NO, IT DID NOT"))
+    assert (answer.rect[1] + answer.rect[3] <= question_top) == (size == (800, 480))
