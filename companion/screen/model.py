@@ -168,7 +168,8 @@ class ScreenModel:
     ``known_cards`` maps a mascot name (or ``"green"``) to the notations of the face-up cards;
     ``face_up_total`` is how many face-up cards setup has (0 when not known).
     ``stacks`` are the ticket stacks (``stacks_left`` maps a stack to tickets left when ``stacks`` is empty).
-    ``whose_pick`` names the drafter; ``double_prompt`` is the race-3 "mark your double" line.
+    ``whose_pick`` names the drafter; ``double_prompt`` is the race-3 "mark your double" line, ``double_short``
+    the same in a few words (for a screen with no room for the whole line).
     ``side_bet_answer`` is the side bet's answer after the race (None while unknown). ``standings`` are
     :class:`StandingView` rows best first (``(name, money)`` pairs are accepted and placed by money).
     ``message`` (a refusal or notice) shows on top while ``now - message_at`` is under the screen's message
@@ -210,6 +211,7 @@ class ScreenModel:
     stacks: tuple[StackView, ...] = ()
     stacks_left: Mapping[str, int] = field(default_factory=dict)
     double_prompt: str | None = None
+    double_short: str | None = None
     side_bet: str | None = None
     side_bet_answer: bool | None = None
     standings: tuple[StandingView, ...] = ()
@@ -264,6 +266,7 @@ class ScreenFields(TypedDict, total=False):
     stacks: tuple[StackView, ...]
     stacks_left: Mapping[str, int]
     double_prompt: str | None
+    double_short: str | None
     side_bet: str | None
     side_bet_answer: bool | None
     standings: tuple[StandingView, ...]

@@ -162,9 +162,10 @@ class OtherScreens(Widgets):
         band = betting_band(L)
         self.pg.draw.rect(self.surface, shade(C.GOLD, 0.3), band, border_radius=int(14 * u))
         bx, by, bw, bh = band
-        sub = None
+        sub = short = None
         if model.whose_pick:
             prompt, colour, sub = self.w("your_pick", name=model.whose_pick), C.GOLD, model.double_prompt
+            short = model.double_short
         elif model.double_prompt:
             prompt, colour = model.double_prompt.upper(), C.GOLD
         elif model.table_phase == "adding-cards":
@@ -178,9 +179,13 @@ class OtherScreens(Widgets):
         sub_lines = self.lines_for(sub.upper(), sub_cap, room) if sub else []
         sub_h = int(len(sub_lines) * sub_cap * 1.55)
         cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
-        if sub_lines and cap * 1.45 + sub_h > bh - 2 * pad:
-            sub_lines, sub_h = [], 0   # no room for the double's note (the 7-inch panel): the phones say it
-            cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad) / 1.55))
+        if sub_lines and cap * 1.45 + sub_h > bh - 2 * pad:   # no room for the double's note (the 7-inch panel):
+            sub_lines = self.lines_for(short.upper(), sub_cap, room) if short else []   # its few words, on a line
+            sub_h = int(len(sub_lines) * sub_cap * 1.55)
+            cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
+            if len(sub_lines) != 1 or cap * 1.45 + sub_h > bh - 2 * pad:
+                sub_lines, sub_h = [], 0   # not even that: the phones say it
+                cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad) / 1.55))
         cx = bx + int(20 * u) + room // 2
         top = by + (bh - int(cap * 1.45) - sub_h) // 2
         prompt_lines = self.lines_for(prompt, cap, room)
@@ -194,8 +199,9 @@ class OtherScreens(Widgets):
             self.label(line, sub_cap, (cx, top + int(cap * 1.55) + int(k * sub_cap * 1.55)), C.TEXT, "midtop",
                        max_w=room)
         below = (by + bh) / L.height + 0.02
-        if L.small:
-            self.stacks(model, _frac(L, 0.02, below, 0.96, 0.98 - below), u, odds=True)
+        if L.small:   # the side bet's question as the table's title, where it fits on the line
+            rect = _frac(L, 0.02, below, 0.96, 0.98 - below)
+            self.stacks(model, rect, u, odds=True, title=self.side_bet_title(model, rect[2] - 2 * int(18 * u)))
             return
         self.stacks(model, _frac(L, 0.02, below, 0.6, 0.66 - below), u)
         sx, sy, sw, sh = self.panel(_frac(L, 0.635, below, 0.345, 0.5 - below), self.w("side_bet"), u)
@@ -204,13 +210,25 @@ class OtherScreens(Widgets):
         self.odds_list(model, _frac(L, 0.635, 0.52, 0.345, 0.14), u)
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
-    def stacks(self, model: ScreenModel, rect: Rect, u: float, odds: bool = False) -> None:
+    def side_bet_title(self, model: ScreenModel, width: int) -> str | None:
+        """``SIDE BET: <question>`` or the question alone, whichever first fits ``width`` at a panel title's
+        size; None without a question or when neither fits."""
+        if not model.side_bet:
+            return None
+        for text in (f"{self.w('side_bet')}: {model.side_bet}", model.side_bet):
+            if self.font(self.cap(20)).size(text.upper())[0] <= width:
+                return text
+        return None
+
+    def stacks(self, model: ScreenModel, rect: Rect, u: float, odds: bool = False, title: str | None = None) -> None:
         """The ticket stacks as a table, a row per stack: its name, the tickets left, the top ticket's level
         and what it pays safe and risky (per paid place; right / wrong for YES and NO), and with ``odds``
-        each mascot's chance to win. Columns that do not fit are left out, the tickets left first."""
-        title = self.w("stacks")
-        if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
-            title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
+        each mascot's chance to win. Columns that do not fit are left out, the tickets left first. ``title``
+        replaces the panel's own ("TICKET STACKS: THE TOP TICKET PAYS...")."""
+        if title is None:
+            title = self.w("stacks")
+            if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
+                title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
         x, y, w, h = self.panel(rect, title, u)
         if not model.stacks:
             return

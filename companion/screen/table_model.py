@@ -141,13 +141,15 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
         card = game.deck.by_code(code).card
         known.setdefault("green" if card.who is None else card.who.value, []).append(card.notation())
     drafter = game.current_drafter
-    double_prompt = None
+    double_prompt = double_short = None
     if due and view.phase is Phase.BETTING:
         who = ", ".join(name(s) for s in sorted(due))
         double_prompt = say(language, "double_due", race=game.race_no, names=who)
+        double_short = say(language, "double_due_short", names=who)
     elif game.is_double_race and view.phase is Phase.BETTING and drafter is not None \
             and game.variant.value == "standard":
         double_prompt = say(language, "double_later", race=game.race_no)
+        double_short = say(language, "double_later_short")
     standings = tuple(StandingView(name(s.seat), s.money, s.place, life_outcome(s.money, language))
                       for s in game.standings)
     stacks = stack_views(game) if game.variant.value == "standard" else ()
@@ -156,6 +158,7 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
                           face_up_total=game.figures.face_up,
                           stacks_left={s.stack: s.left for s in stacks},
                           whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
+                          double_short=double_short,
                           side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
                           standings=standings, life_outcome=standings[0].line if standings else None)
     if view.race is not None:

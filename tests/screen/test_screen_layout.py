@@ -227,3 +227,18 @@ def test_the_payouts_show_the_side_bet_question_with_its_answer_on_every_size(si
     question_top = min(b.rect[1] for b in boxes if b.text.startswith(first_word))
     answer = next(b for b in boxes if b.text in ("NO", "NO, IT DID NOT"))
     assert (answer.rect[1] + answer.rect[3] <= question_top) == (size == (800, 480))
+
+
+def test_the_7_inch_betting_screen_keeps_the_side_bet_question_and_the_double_in_a_few_words():
+    """The stacks table takes the side bet's question as its title and the band the race-3 note's short form,
+    where the whole note does not fit; the larger screens keep the whole note and the side bet panel."""
+    model = _sample("betting", "en")
+    assert model.side_bet and model.double_short and model.whose_pick
+    _, small = render("betting", (800, 480), "en")
+    texts = [b.text for b in small]
+    assert model.side_bet.upper() in texts
+    assert model.double_short.upper() in texts and not any(t.startswith("RACE 3: AFTER") for t in texts)
+    _, large = render("betting", (1280, 720), "en")
+    texts = [b.text for b in large]
+    assert any(t.startswith("RACE 3: AFTER YOUR LAST PICK") for t in texts)
+    assert model.double_short.upper() not in texts and model.side_bet.upper() not in texts

@@ -218,8 +218,17 @@ def test_after_the_last_pick_of_race_3_the_screen_asks_for_doubles_not_a_pick():
     model = from_table(table)
     assert model.whose_pick is None
     assert model.double_prompt.startswith("Race 3: Seat") and "double" in model.double_prompt
+    assert model.double_short.startswith("Seat") and model.double_short.endswith(": mark a double")
     assert all(s.double_due for s in model.seats)
     draw(model)
+
+
+def test_while_race_3_is_drafted_the_screen_says_the_double_comes_after_the_last_pick():
+    table = _table_at(lambda t: t.game is not None and t.game.race_no == 3 and t.game.current_drafter is not None)
+    model = from_table(table)
+    assert model.whose_pick is not None
+    assert model.double_prompt.startswith("Race 3: after your last pick")
+    assert model.double_short == "After your last pick: mark a double"
 
 
 # ----- payouts and game over ------------------------------------------------------------------------------
