@@ -57,7 +57,7 @@ def text_lines(info: dict[str, Any]) -> list[str]:
         winners = ", ".join(next((m.capitalize() for m, p in r["placings"].items() if p == 1), "-") for r in g["races"])
         out.append(f"  {when}  {g['players']} players  {money}  (race winners: {winners})")
     out.append("Standings across evenings:" if info["standings"] else "Standings: no named players yet "
-               "(name seats with HS-NAME-<seat>:<name>)")
+               "(name seats on the phone page, or press n in the desktop window)")
     for i, p in enumerate(info["standings"], 1):
         out.append(f"  {i}. {p['name']}: {p['wins']} win{'s' * (p['wins'] != 1)} in {p['games']} "
                    f"game{'s' * (p['games'] != 1)} over {p['evenings']} evening{'s' * (p['evenings'] != 1)}, "

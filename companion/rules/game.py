@@ -241,6 +241,7 @@ class Game:
                                    card=dc.card.notation())
             self.known_cards.append(dc.code)
             return [CardLearned(dc.code, dc.card)]
+        self._lookup(code)   # a code that is no card is refused as unknown, whatever the phase
         where = {Phase.BETTING: "in betting", Phase.ADDING_CARDS: "while cards are added face down",
                  Phase.PAYOUTS: "during payouts"}[self.phase]
         raise RefusedError(f"card {code.code} cannot be scanned {where} "

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from companion.rules.codes import CardCode, Control, SeatNameCode, parse_code
 from companion.rules.phases import Phase, Variant
+from companion.rules.race import default_deck
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, Reason, RefusedError
 from companion.rules.events import Event
@@ -120,6 +121,8 @@ class Table:
             if code.action in ("open", "standard"):
                 return self._choose(Variant(code.action))
         if self.game is None:
+            if isinstance(code, CardCode):
+                (self.deck if self.deck is not None else default_deck()).by_code(code.code)   # no such card: say so
             what = "a card" if isinstance(code, CardCode) else repr(text)
             raise RefusedError(f"{what} before the player count: scan HS-PLAYERS-2..HS-PLAYERS-12 first",
                                 Reason.PLAYERS_FIRST, code=text)

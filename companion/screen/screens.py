@@ -415,15 +415,19 @@ class OtherScreens(Widgets):
                               border_radius=int(14 * u))
             shared = sum(o.place == st.place for o in rows) > 1
             place = ("=" if shared else "") + ordinal_in(self.lang, st.place).upper()
-            self.label(place, cap, (x0 + int(24 * u), ry + int(step * 0.12)), C.GOLD if st.place == 1 else C.TEXT)
             nx = x0 + int(cap * 5.2)
-            money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ry + int(step * 0.12)), C.GOLD, "topright")
-            self.label(st.name.upper(), cap, (nx, ry + int(step * 0.12)), C.TEXT, max_w=money[0] - nx - int(20 * u))
             line = st.line or (model.life_outcome if i == 0 else "")
             lcap = max(self.min_cap, min(self.cap(26), cap * 0.65))
-            ly = ry + int(step * 0.12) + int(cap * 1.45) + int(6 * u)
-            if line and self.font(lcap).size(line)[0] <= x1 - nx - int(24 * u) and ly + lcap * 1.45 <= ry + bh:
-                self.label(line, lcap, (nx, ly), C.DIM_TEXT, max_w=x1 - nx - int(24 * u))   # only where it fits
+            ty = ry + int(step * 0.12)
+            ly = ty + int(cap * 1.45) + int(6 * u)
+            fits = bool(line) and self.font(lcap).size(line)[0] <= x1 - nx - int(24 * u) and ly + lcap * 1.45 <= ry + bh
+            if not fits:   # no life-outcome line (it does not fit on its line): the row's words in its middle
+                ty = ry + (bh - int(cap * 1.45)) // 2
+            self.label(place, cap, (x0 + int(24 * u), ty), C.GOLD if st.place == 1 else C.TEXT)
+            money = self.label(f"${st.money}", cap, (x1 - int(24 * u), ty), C.GOLD, "topright")
+            self.label(st.name.upper(), cap, (nx, ty), C.TEXT, max_w=money[0] - nx - int(20 * u))
+            if fits:
+                self.label(line, lcap, (nx, ly), C.DIM_TEXT, max_w=x1 - nx - int(24 * u))
 
 
 __all__ = ["OtherScreens", "pays_text"]

@@ -244,6 +244,19 @@ def test_the_reasons_of_the_cases_cover_every_reason_the_rules_raise_for_a_scan(
     assert raised | elsewhere == set(Reason)
 
 
+@pytest.mark.parametrize("before", [(), ("HS-PLAYERS-3",), ("HS-PLAYERS-3", "HS-GO"),
+                                    ("HS-PLAYERS-3", "HS-GO", "HS-GO")],
+                         ids=["before the players", "setup", "betting", "adding cards"])
+def test_a_code_that_is_no_card_is_refused_as_unknown_in_every_phase(before):
+    """HS99 names no card: the table says so, not "not now" or "the player count first"."""
+    t = table(*before)
+    state = (t.phase, t.game.to_dict() if t.game is not None else None)
+    with pytest.raises(InvalidCardError) as info:
+        t.apply("HS99")
+    assert info.value.reason is Reason.UNKNOWN and "HS99" in str(info.value)
+    assert (t.phase, t.game.to_dict() if t.game is not None else None) == state
+
+
 # ----- the rules' errors below the table ----------------------------------------------------------------------
 def test_a_card_after_the_race_is_over_is_refused_as_race_over():
     race = Race()

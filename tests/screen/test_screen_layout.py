@@ -242,3 +242,18 @@ def test_the_7_inch_betting_screen_keeps_the_side_bet_question_and_the_double_in
     texts = [b.text for b in large]
     assert any(t.startswith("RACE 3: AFTER YOUR LAST PICK") for t in texts)
     assert model.double_short.upper() not in texts and model.side_bet.upper() not in texts
+
+
+def test_a_game_over_row_without_its_life_outcome_line_has_its_words_in_the_middle():
+    """On the 7-inch panel the life-outcome lines do not fit: each row's place, name and money sit in the
+    middle of the row, not at its top over an empty half; on larger screens the line is under the name."""
+    from companion.screen.layout import layout_for, standing_rect
+    model = _sample("game-over", "en")
+    for size, with_lines in (((800, 480), False), ((1280, 720), True)):
+        _, boxes = render("game-over", size, "en")
+        texts = [b.text for b in boxes]
+        assert any(t == s.line for s in model.standings for t in texts) == with_lines
+        x, y, w, h = standing_rect(0, len(model.standings), layout_for(size))
+        name = next(b for b in boxes if b.text == model.standings[0].name.upper())
+        middle = name.rect[1] + name.rect[3] / 2
+        assert (abs(middle - (y + h / 2)) <= h * 0.1) != with_lines, size
