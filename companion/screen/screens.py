@@ -416,7 +416,7 @@ class OtherScreens(Widgets):
             shared = sum(o.place == st.place for o in rows) > 1
             place = ("=" if shared else "") + ordinal_in(self.lang, st.place).upper()
             nx = x0 + int(cap * 5.2)
-            line = st.line or (model.life_outcome if i == 0 else "")
+            line = st.line or (model.life_outcome if i == 0 else "") or ""
             lcap = max(self.min_cap, min(self.cap(26), cap * 0.65))
             ty = ry + int(step * 0.12)
             ly = ty + int(cap * 1.45) + int(6 * u)
