@@ -22,6 +22,6 @@ for moment in moment-fall moment-knockout moment-out moment-finish moment-side-b
     shot --screen "$moment" --out "docs/moments/$moment-1080p.png"
     hotstreak screenshot --size 800x480 --screen "$moment" --out "docs/moments/$moment-800x480.png"
 done
-for screen in race betting; do
+for screen in race betting payouts game-over; do
     hotstreak screenshot --size 800x480 --screen "$screen" --out "docs/screen-$screen-800x480.png"
 done
