@@ -35,12 +35,14 @@ class CardLearned(Event):
 
 @dataclass(frozen=True, slots=True)
 class SideBetShown(Event):
-    """This race's side bet card: ``card_id`` (e.g. ``any-dq``), its label number 1..12 and question."""
+    """This race's side bet card: ``card_id`` (e.g. ``any-dq``), its label number 1..12 and question;
+    ``scanned`` when the table scanned the card, False while the kiosk assumes it from its own order."""
 
     card_id: str
     number: int
     question: str
     race_no: int
+    scanned: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class SideBetStack:
 
     def shown(self, race_no: int) -> list[SideBetShown]:
         card = self.card()
-        return [SideBetShown(card.id, card.number, card.question, race_no)] if card else []
+        return [SideBetShown(card.id, card.number, card.question, race_no, self.scanned)] if card else []
 
     def scan(self, number: int, race_no: int, locked: str | None) -> list[SideBetShown]:
         """The Dealer scanned ``HS-S<number>``. ``locked`` says why the question can no longer change (e.g. the

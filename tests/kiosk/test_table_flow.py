@@ -68,7 +68,7 @@ def test_a_scanned_card_is_the_question_and_a_card_asked_before_is_refused_even_
     table = table_with(3, "HS-GO")
     game = table.game
     events = table.apply("HS-S12")  # the table's stack shows any-dq, the kiosk assumed knockout
-    assert events == [SideBetShown("any-dq", 12, game.stack.card().question, 1)]
+    assert events == [SideBetShown("any-dq", 12, game.stack.card().question, 1, scanned=True)]
     assert game.side_bet == "any-dq" and status_dict(table)["side_bet"]["scanned"] is True
     assert game.to_dict()["side_bet_note"] is None
     refused(table, "HS-S06", "already HS-S12", "HS-UNDO")  # a second, different card in the same race
@@ -97,7 +97,7 @@ def test_the_top_card_may_be_scanned_in_setup_already():
     table = table_with(3, "HS-S02")
     assert table.game.side_bet == "bottom2-hurley" and table.game.phase is Phase.SETUP
     events = table.apply("HS-GO")
-    assert SideBetShown("bottom2-hurley", 2, table.game.stack.card().question, 1) in events
+    assert SideBetShown("bottom2-hurley", 2, table.game.stack.card().question, 1, scanned=True) in events
 
 
 # ----- the race 3 double ------------------------------------------------------------------------------------
