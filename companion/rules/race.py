@@ -215,7 +215,7 @@ class Race:
         racing mascot at once. Returns the events in order. Raises IllegalRevealError (state unchanged) if the
         race is over or the label ``code`` was already revealed in this pass.
         """
-        if self.is_over or code in self._cards:  # (no key is None)
+        if self.is_over or code in self._cards:  # None (a card in notation) is never a key
             self.check(card, code)
         reveal = self._revealed = self._revealed + 1
         if code is not None:
