@@ -6,8 +6,8 @@ undo) and through a plain, straightforward implementation of the same rules (``b
 events, no undo); checks that every race gives the same placings; prints races per second of each on one
 core (CPU time of this process, best of ``--rounds``, so other load on the machine matters less) and the
 engine's ratio to the plain one (goal >= 1.0), with the median and range of the rounds' own ratios: on a shared
-machine one round's ratio can be 10 % off, so read the median. Then the wall time of `hotstreak simulate` from process
-start to the race call (import + first race), best of 5.
+machine one round's ratio can be 30 % off, so read the median. Then the wall time of `hotstreak simulate` from
+process start to the race call (import + first race), best of 5.
 
     python bench/engine_bench.py [--races 3000] [--rounds 7]
 
@@ -96,24 +96,21 @@ def by_card(races: list[list[Reveal]], rounds: int) -> None:
     clock = time.perf_counter_ns
     track = default_track()
     best: dict[tuple[str, int, int], int] = {}  # (implementation, race, card) -> ns
+
+    def play(which: str, k: int, push, is_over) -> None:
+        for j, (card, code) in enumerate(races[k]):
+            t0 = clock()
+            push(card, code)
+            spent = clock() - t0
+            best[which, k, j] = min(best.get((which, k, j), spent), spent)
+            if is_over():
+                break
+
     for _ in range(rounds):
-        for k, reveals in enumerate(races):
-            race = Race()
-            for j, (card, code) in enumerate(reveals):
-                t0 = clock()
-                race.push(card, code)
-                spent = clock() - t0
-                best[("engine", k, j)] = min(best.get(("engine", k, j), spent), spent)
-                if race.is_over:
-                    break
-            plain = PlainRace(track)
-            for j, (card, _code) in enumerate(reveals):
-                t0 = clock()
-                plain.push(card)
-                spent = clock() - t0
-                best[("plain", k, j)] = min(best.get(("plain", k, j), spent), spent)
-                if plain.over:
-                    break
+        for k in range(len(races)):
+            race, plain = Race(), PlainRace(track)
+            play("engine", k, race.push, lambda: race.is_over)
+            play("plain", k, lambda card, _code: plain.push(card), lambda: plain.over)
     total: dict[tuple[str, str], int] = {}
     count: dict[str, int] = {}
     for (which, k, j), spent in best.items():
@@ -126,7 +123,8 @@ def by_card(races: list[list[Reveal]], rounds: int) -> None:
     plain_ns = sum(v for (which, _), v in total.items() if which == "plain")
     print(f"card by card: engine {engine / 1e6:.1f} ms, plain {plain_ns / 1e6:.1f} ms, ratio {plain_ns / engine:.3f}")
     for kind, n in sorted(count.items(), key=lambda kn: -kn[1]):
-        print(f"  {kind:6} {n:6,} cards  engine {total['engine', kind] / n:5.0f} ns  plain {total['plain', kind] / n:5.0f} ns")
+        print(f"  {kind:6} {n:6,} cards  engine {total['engine', kind] / n:5.0f} ns  "
+              f"plain {total['plain', kind] / n:5.0f} ns")
 
 
 def simulate_startup(runs: int = 5) -> float:

@@ -3,8 +3,8 @@
 Events are frozen values compared by their fields, so two equal events may be one object: the race asks here for
 ``moved(...)`` instead of building ``Moved(...)``, and gets the instance made the first time those fields came up.
 Keys are plain ints, bools and strings (a mascot by its index in ``MASCOTS``, a card by ``id``, kept alive by the
-event that holds it), so a look-up costs a tuple and one dict probe: a subscript inside ``try``, which CPython 3.11
-runs faster than ``dict.get`` (a key misses once, when its event is made). The table is cleared when it holds
+event that holds it), so a look-up costs a tuple and one dict probe (on its hottest paths the race reads ``SHARED``
+inline, a subscript inside ``try``: CPython 3.11 runs that faster than ``dict.get``). The table is cleared when it holds
 ``LIMIT`` events, which bounds its memory in a long-running kiosk. The Revealed events are kept per pass and reveal
 number, by label code (:func:`revealed_slots`); the events with a few values each (a fall, a turn, a finish...) are
 made once, in tuples indexed by the mascot (the end of this module).
@@ -66,10 +66,7 @@ def revealed(card: Card, code: str | None, pass_no: int, reveal: int) -> Event:
 
 def moved(i: int, lane: int, start: int, end: int, crawled: bool, to_star: bool) -> Event:
     key = (1, i, lane, start, end, crawled, to_star)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Moved(MASCOTS[i], lane, start, end, crawled, to_star))
+    return _table.get(key) or _keep(key, Moved(MASCOTS[i], lane, start, end, crawled, to_star))
 
 
 def fell(i: int, by_collision: bool) -> Event:
@@ -78,18 +75,12 @@ def fell(i: int, by_collision: bool) -> Event:
 
 def collided(mover: int, i: int, lane: int, space: int) -> Event:
     key = (3, mover, i, lane, space)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Collided(MASCOTS[mover], MASCOTS[i], lane, space))
+    return _table.get(key) or _keep(key, Collided(MASCOTS[mover], MASCOTS[i], lane, space))
 
 
 def swerved(i: int, space: int, from_lane: int, to_lane: int) -> Event:
     key = (4, i, space, from_lane, to_lane)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Swerved(MASCOTS[i], space, from_lane, to_lane))
+    return _table.get(key) or _keep(key, Swerved(MASCOTS[i], space, from_lane, to_lane))
 
 
 def turned(i: int, forward: bool) -> Event:
@@ -106,10 +97,7 @@ def finished(i: int) -> Event:
 
 def placed(i: int, place: int, exit_: Exit, shared: bool) -> Event:
     key = (8, i, place, id(exit_), shared)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Placed(MASCOTS[i], place, exit_, shared))
+    return _table.get(key) or _keep(key, Placed(MASCOTS[i], place, exit_, shared))
 
 
 def no_effect(i: int, no_star: bool) -> Event:
@@ -123,35 +111,23 @@ def knocked_out(i: int, cause: Cause) -> Event:
 
 def out_of_bounds(i: int, way: OutOfBoundsWay, lane: int, space: int) -> Event:
     key = (11, i, id(way), lane, space)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, OutOfBounds(MASCOTS[i], way, lane, space))
+    return _table.get(key) or _keep(key, OutOfBounds(MASCOTS[i], way, lane, space))
 
 
 def folded(fold: int, first_space: int) -> Event:
     key = (12, fold, first_space)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Folded(fold, first_space))
+    return _table.get(key) or _keep(key, Folded(fold, first_space))
 
 
 def reshuffled(pass_no: int) -> Event:
     key = (13, pass_no)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, Reshuffled(pass_no))
+    return _table.get(key) or _keep(key, Reshuffled(pass_no))
 
 
 def race_ended(places: tuple[int, ...]) -> Event:
     """The race is over; ``places`` is each mascot's paid place in ``MASCOTS`` order."""
     key = (14, places)
-    try:
-        return _table[key]
-    except KeyError:
-        return _keep(key, RaceEnded(tuple(zip(MASCOTS, places))))
+    return _table.get(key) or _keep(key, RaceEnded(tuple(zip(MASCOTS, places))))
 
 
 # Events of few values, made once; each tuple is indexed by the mascot's place in MASCOTS.

@@ -95,10 +95,7 @@ _LAYOUTS: dict[int, _Layout] = {}  # id(track) -> its layout (which holds the tr
 
 
 def _layout(track: Track) -> _Layout:
-    try:
-        found = _LAYOUTS[id(track)]
-    except KeyError:
-        found = None
+    found = _LAYOUTS.get(id(track))
     if found is None or found.track is not track:
         if len(_LAYOUTS) >= 64:
             _LAYOUTS.clear()

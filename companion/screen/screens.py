@@ -176,16 +176,18 @@ class OtherScreens(Widgets):
         room = bw - band_room(self, model, L) - int(40 * u)   # the join code at the band's right end, when shown
         pad = int(10 * u)
         sub_cap = self.cap(22)
-        sub_lines = self.lines_for(sub.upper(), sub_cap, room) if sub else []
-        sub_h = int(len(sub_lines) * sub_cap * 1.55)
-        cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
+
+        def with_note(text: str | None) -> tuple[list[str], int, float]:
+            """The note's lines, their height and the prompt's capital height beside them."""
+            lines = self.lines_for(text.upper(), sub_cap, room) if text else []
+            height = int(len(lines) * sub_cap * 1.55)
+            return lines, height, max(self.min_cap, min(self.cap(50), (bh - 2 * pad - height) / 1.55))
+
+        sub_lines, sub_h, cap = with_note(sub)
         if sub_lines and cap * 1.45 + sub_h > bh - 2 * pad:   # no room for the double's note (the 7-inch panel):
-            sub_lines = self.lines_for(short.upper(), sub_cap, room) if short else []   # its few words, on a line
-            sub_h = int(len(sub_lines) * sub_cap * 1.55)
-            cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad - sub_h) / 1.55))
+            sub_lines, sub_h, cap = with_note(short)   # its few words, on one line
             if len(sub_lines) != 1 or cap * 1.45 + sub_h > bh - 2 * pad:
-                sub_lines, sub_h = [], 0   # not even that: the phones say it
-                cap = max(self.min_cap, min(self.cap(50), (bh - 2 * pad) / 1.55))
+                sub_lines, sub_h, cap = with_note(None)   # not even that: the phones say it
         cx = bx + int(20 * u) + room // 2
         top = by + (bh - int(cap * 1.45) - sub_h) // 2
         prompt_lines = self.lines_for(prompt, cap, room)
