@@ -210,9 +210,13 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
                  for line in self.lines_for(text, cap, width)]
         heights = [int(max(self.font(cap).get_height(), cap * 1.55)) for _, cap, _, _ in lines]
         needed = sum(heights) + int(24 * u) + 8
-        if needed > h:   # long lines on the 7-inch panel: the band grows upward
-            y, h = max(0, y + h - needed), min(y + h, needed)
+        if needed > h:   # long lines on the 7-inch panel: the band grows upward, over whole lanes of the track
+            top = max(0, y + h - needed)
+            lane_tops = [space_rect(lane, 1, L)[1] for lane in range(1, L.lanes + 1)]
+            top = max([t for t in lane_tops if t <= top], default=min(top, L.track[1]))
+            y, h = top, y + h - top
         self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
+        self.record((x, y, w, h), "", 0.0, kind="band")
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         spare = max(0, h - needed) // (len(lines) + 1)
         ly = y + int(16 * u) + 4 + spare
@@ -254,7 +258,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
 
     def message(self, text: str, L: Layout, kind: str = "refusal") -> None:
         """A refusal or notice (``kind``) on top: the whole sentence, wrapped, never cut, over the lower panels
-        (never over the two leading rows of the running order)."""
+        (never over the two leading rows of the running order); on the 7-inch panel over the track."""
         u, w, h = L.unit, L.width, L.height
         sentence = text.strip()
         sentence = sentence[:1].upper() + sentence[1:]
@@ -264,10 +268,12 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         inner = bw - int(80 * u)
         lead = order_rect(1, L)
         top, bottom = lead[1] + lead[3] + 6, h - int(20 * u)   # below the leading rows, above the screen's edge
+        if L.small:   # the 7-inch panel: the running order is under the track, so the message goes over the track
+            top, bottom = L.header[1] + L.header[3] + 4, L.order[1] + order_rect(0, L)[3] // 2
         cap, lines = self.fit_wrap(sentence, self.cap(34), inner, bottom - top - int(110 * u))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
-        box = ((w - bw) // 2, max(top, min(L.bottom[1], bottom - bh)), bw, bh)
+        box = ((w - bw) // 2, top if L.small else max(top, min(L.bottom[1], bottom - bh)), bw, bh)
         self.pg.draw.rect(self.surface, C.BACKGROUND, tuple(v + d for v, d in zip(box, (-6, -6, 12, 12))),
                           border_radius=int(20 * u))
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))

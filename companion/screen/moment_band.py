@@ -68,6 +68,7 @@ class MomentBand(Widgets):
         colour = C.colour(lead) if lead is not None else C.GOLD
         stripe = max(4, int(8 * u))
         self.pg.draw.rect(self.surface, shade(colour, BAND_SHADE), (x, y, w, h))
+        self.record((x, y, w, h), "", 0.0, kind="band")   # the measuring hook: what it covers is covered whole
         self.pg.draw.rect(self.surface, C.GOLD if moment.kind in ("finish", "winner") else colour,
                           (x, y, w, stripe))
         drawn: list[tuple[str, Rect]] = []
@@ -132,7 +133,7 @@ class MomentBand(Widgets):
         """The podium as a row: place, then the mascot's disc, for each mascot best first."""
         x, y, w, h = rect
         slot = w // max(1, len(podium))
-        cap = min(KEY_CAP * u, h * 0.45)
+        cap = max(self.min_cap, min(KEY_CAP * u, h * 0.45))   # the places at the size class's floor or more
         r = int(min(h * 0.38, slot * 0.16))
         cy = y + h // 2
         for i, (name, paid) in enumerate(podium):

@@ -34,8 +34,10 @@ class TextBox:
     """One text box drawn in a frame: its ``rect`` (x, y, w, h pixels), the ``text``, its capital height
     ``cap`` in pixels, ``fits`` (False when it is wider than the room it was given even at the smallest
     capital allowed), and the ``layer``: ``"screen"``, or the overlay drawn on top on purpose (``"message"``,
-    ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, or ``"qr"`` for the join code's picture; ``role`` is
-    ``"text"``, ``"badge"`` (a state badge) or ``"call"`` (a race call line): the size classes set each a floor."""
+    ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, ``"qr"`` for the join code's picture, or ``"band"`` for
+    a band drawn over the screen (a big moment, the fold: what it covers must be covered whole); ``role`` is
+    ``"text"``, ``"badge"`` (a state badge), ``"call"`` (a race call line), ``"letter"`` (a mascot's letter on
+    the track) or ``"figure"`` (a figure read between cards): the size classes set each a floor."""
 
     rect: Rect
     text: str
@@ -49,6 +51,23 @@ class TextBox:
 def action_words(act: str, lang: str = "en") -> str:
     """Words for one card action (docs/rules.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``."""
     return action(lang, act).upper()
+
+
+EDGE: RGB = C.TEXT
+"""A mascot's edge and fallen mark: light, so that the figure keeps at least 3:1 contrast against every track
+colour under simulated deuteranopia, protanopia and tritanopia (tests/screen/test_fallen_mascot.py)."""
+
+
+def _inset(points: list[tuple[int, int]], centre: tuple[int, int], by: int) -> list[tuple[int, int]]:
+    """A polygon's ``points`` pulled ``by`` pixels toward ``centre`` (pushed away for a negative ``by``: the
+    edge drawn round the body)."""
+    out = []
+    for x, y in points:
+        dx, dy = x - centre[0], y - centre[1]
+        dist = math.hypot(dx, dy) or 1.0
+        k = max(0.0, (dist - by) / dist)
+        out.append((round(centre[0] + dx * k), round(centre[1] + dy * k)))
+    return out
 
 
 def shade(colour: RGB, k: float) -> RGB:
@@ -258,30 +277,40 @@ class Widgets:
         self.pg.draw.polygon(self.surface, colour, [(x1, y1), left, right])
 
     def mascot(self, name: str, cx: int, cy: int, r: int, fallen: bool = False, facing: str = "forward",
-               out: bool = False, ring: RGB | None = None) -> None:
-        """A mascot: a body in its colour, a nose toward where it faces, its letter; lying flat if fallen,
-        grey with a red cross if out (DQ), a ring in ``ring`` colour if given."""
+               out: bool = False, ring: RGB | None = None, letter_cap: float | None = None) -> None:
+        """A mascot: a body in its colour with a light edge (it stands out from the track for every colour
+        vision), a nose toward where it faces and its letter, upright; fallen: the nose points to the ground
+        and a fallen mark (a light disc with a dark arrow down) sits at its back foot; grey with a red cross
+        if out (DQ); a ring in ``ring`` colour if given. ``letter_cap``: the letter's smallest capital height
+        in pixels (the track's figures; the letter is then recorded by the measuring hook, role ``letter``)."""
         pg, s = self.pg, self.surface
         col = C.OUT if out else C.colour(name)
         d = 1 if facing == "forward" else -1
-        if fallen:
-            body = pg.Rect(0, 0, int(r * 2.1), int(r * 1.1))
-            body.center = (cx, cy + r // 3)
-            nose = [(cx + d * int(r * 1.05), body.centery - r // 3), (cx + d * int(r * 1.45), body.centery),
-                    (cx + d * int(r * 1.05), body.centery + r // 3)]
-            pg.draw.polygon(s, col, nose)
-            pg.draw.ellipse(s, col, body)
-            pg.draw.ellipse(s, C.BACKGROUND, body, width=max(1, r // 12))
-            letter = pg.transform.rotate(self.text(name[0].upper(), r * 0.75, C.BACKGROUND), 90 * d)
-            s.blit(letter, letter.get_rect(center=body.center))
+        cap = r * 0.95 if letter_cap is None else max(r * 0.95, letter_cap)
+        r = max(r, int(cap * 0.74))   # a letter at its floor keeps its body round it
+        edge = max(2, r // 6)
+        if fallen:   # the nose to the ground, ahead of the figure
+            tip = (cx + d * int(r * 1.2), cy + int(r * 1.35))
+            nose = [(cx + d * int(r * 0.95), cy - int(r * 0.1)), tip, (cx + d * int(r * 0.1), cy + int(r * 0.95))]
         else:
             nose = [(cx + d * int(r * 0.75), cy - int(r * 0.55)), (cx + d * int(r * 1.45), cy),
                     (cx + d * int(r * 0.75), cy + int(r * 0.55))]
-            pg.draw.polygon(s, col, nose)
-            pg.draw.circle(s, col, (cx, cy), r)
-            pg.draw.circle(s, C.BACKGROUND, (cx, cy), r, width=max(1, r // 12))
-            letter = self.text(name[0].upper(), r * 0.95, C.BACKGROUND)
-            s.blit(letter, letter.get_rect(center=(cx, cy + r // 14)))
+        pg.draw.polygon(s, EDGE, _inset(nose, (cx, cy), -edge))
+        pg.draw.circle(s, EDGE, (cx, cy), r + edge)
+        pg.draw.polygon(s, col, nose)
+        pg.draw.circle(s, col, (cx, cy), r)
+        letter = self.text(name[0].upper(), cap, C.BACKGROUND)
+        box = letter.get_rect(center=(cx, cy + r // 14))
+        s.blit(letter, box)
+        if letter_cap is not None:
+            ink = (box.x, round(cy + r / 14 - cap / 2), box.w, round(cap))   # a capital's ink is cap high
+            self.record(ink, name[0].upper(), cap, role="letter")
+        if fallen:   # the fallen mark: a light disc at the back foot with a dark arrow pointing down
+            mr = max(5, int(r * 0.5))
+            mx, my = cx - d * int(r * 0.78), cy + int(r * 0.78)
+            pg.draw.circle(s, C.BACKGROUND, (mx, my), mr + max(1, edge // 2))
+            pg.draw.circle(s, EDGE, (mx, my), mr)
+            self.arrow((mx, my - mr * 0.62), (mx, my + mr * 0.68), C.BACKGROUND, max(2, mr // 3), mr * 0.7)
         if ring:
             pg.draw.circle(s, ring, (cx, cy), int(r * 1.22), width=max(2, r // 7))
         if out:
@@ -333,4 +362,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["TextBox", "Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["EDGE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]

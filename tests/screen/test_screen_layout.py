@@ -22,6 +22,8 @@ from companion.screen.widgets import TextBox
 SIZES = ((800, 480), (1280, 720), (1920, 1080))
 LANGS = ("en", "nl", "es")
 URL = "http://192.168.100.200:8080/"
+TURNED = tuple("HS32 HS51 HS02 HS24 HS21 HS35 HS53 HS10 HS05 HS12 HS49 HS18 HS13".split())
+ALL_CARD = ("H+2", "G+1", "A+1")
 FOLD_PASS = tuple("HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23".split())
 
 
@@ -49,6 +51,12 @@ def case_model(case: str, lang: str) -> ScreenModel:
         return replace(_sample("setup", lang), name_entry=(3, 4, "Bram"), join_url=URL)
     if case == "race-fold":   # the fifteenth card of a pass: the fold moment on top
         return sample_model("race", cards=FOLD_PASS, language=lang)
+    if case.startswith("moment-"):
+        return sample_model(case, language=lang)
+    if case == "race-turned":   # Hurley stands up and runs facing home: the TURNED word in the last card panel
+        return sample_model("race", cards=TURNED, language=lang)
+    if case == "race-all":   # an "All" card moves every mascot: each move in the last card panel
+        return sample_model("race", cards=ALL_CARD, language=lang)
     if case == "race-message":
         return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
                        "once)", message_at=0.0)
@@ -56,7 +64,8 @@ def case_model(case: str, lang: str) -> ScreenModel:
 
 
 CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
-         "race-stale", "race-name", "setup-name", "race-message", "race-fold")
+         "race-stale", "race-name", "setup-name", "race-message", "race-fold", "race-turned", "race-all",
+         "moment-fall", "moment-knockout", "moment-out", "moment-finish", "moment-side-bet", "moment-winner")
 
 
 def render(case: str, size: tuple[int, int], lang: str):
@@ -74,12 +83,24 @@ def _overlap(a: TextBox, b: TextBox) -> bool:
     return min(ax + aw, bx + bw) > max(ax, bx) and min(ay + ah, by + bh) > max(ay, by)
 
 
+def _inside(a: TextBox, b: TextBox) -> bool:
+    ax, ay, aw, ah = a.rect
+    bx, by, bw, bh = b.rect
+    return ax >= bx and ay >= by and ax + aw <= bx + bw and ay + ah <= by + bh
+
+
 def problems(boxes: list[TextBox], size: tuple[int, int]) -> list[str]:
     """What is wrong with one frame's text boxes, one line each (empty: nothing)."""
     m = metrics_for(size)
-    floor = {"text": m.min_cap, "badge": m.badge_cap, "call": m.call_cap}
+    floor = {"text": m.min_cap, "badge": m.badge_cap, "call": m.call_cap, "letter": m.letter_cap,
+             "figure": max(m.figure_cap, m.min_cap)}
     out = []
     w, h = size
+    for band in (b for b in boxes if b.kind == "band"):   # a band covers what it covers whole: nothing cut
+        for b in boxes:
+            if b.layer == "screen" and _overlap(b, band) and not _inside(b, band):
+                out.append(f"{b.text!r} at {b.rect} is cut by the {band.layer} band at {band.rect}")
+    boxes = [b for b in boxes if b.kind != "band"]
     for i, b in enumerate(boxes):
         x, y, bw, bh = b.rect
         if b.kind == "text" and b.cap < floor[b.role] - 0.5:
