@@ -38,14 +38,14 @@ class OtherScreens(Widgets):
         """Each mascot's chance to win, large, in a 2x2 grid."""
         title_w = rect[2] - 2 * int(18 * u)
         title = self.w("chance")
-        if self.font(self.cap(20)).size(title)[0] > title_w:
+        if self.font(self.cap(20, "figure")).size(title)[0] > title_w:
             title = self.w("to_win")   # the shorter caption on a narrow panel
         x, y, w, h = self.panel(rect, title, u)
         if not model.odds:
             self.label(self.w("not_known"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
         mark = self.w("updating")
-        if model.odds_stale and self.font(self.cap(20)).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
+        if model.odds_stale and self.font(self.cap(20, "figure")).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
                 + int(30 * u) <= title_w:   # made for an earlier card: dimmed, with a small mark where it fits
             rx, ry, rw, rh = rect
             self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
@@ -218,7 +218,7 @@ class OtherScreens(Widgets):
         if not model.side_bet:
             return None
         for text in (f"{self.w('side_bet')}: {model.side_bet}", model.side_bet):
-            if self.font(self.cap(20)).size(text.upper())[0] <= width:
+            if self.font(self.cap(20, "figure")).size(text.upper())[0] <= width:
                 return text
         return None
 
@@ -229,7 +229,7 @@ class OtherScreens(Widgets):
         replaces the panel's own ("TICKET STACKS: THE TOP TICKET PAYS...")."""
         if title is None:
             title = self.w("stacks")
-            if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
+            if self.font(self.cap(20, "figure")).size(title)[0] > rect[2] - 2 * int(18 * u):
                 title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
         x, y, w, h = self.panel(rect, title, u)
         if not model.stacks:
@@ -374,7 +374,7 @@ class OtherScreens(Widgets):
             used = self.wrap(question, qcap, (sx, sy, sw, room), C.TEXT)
             self.pill(word, pcap, (sx, sy + used + gap), fill, anchor="topleft")
             return
-        beside = self.font(self.cap(20)).size(title.upper())[0] + self.font(pcap).size(short)[0] + pcap * 1.1 + gap
+        beside = self.font(self.cap(20, "figure")).size(title.upper())[0] + self.font(pcap).size(short)[0] + pcap * 1.1 + gap
         top = max(sy, rect[1] + int(6 * u) + int(pcap * 1.84) + int(4 * u))   # under the badge on the title row
         if beside <= sw and self.wraps_in(question, qcap, sw, sy + sh - top):
             self.pill(short, pcap, (sx + sw, rect[1] + int(6 * u)), fill, anchor="topright")

@@ -130,10 +130,10 @@ class Widgets:
             t = self._texts[key] = self.font(cap).render(s, True, colour)
         return t
 
-    def fit_cap(self, s: str, cap: float, max_w: int | None) -> float:
-        """The capital height at most ``cap`` (and not under :attr:`min_cap`) at which ``s`` is no wider than
-        ``max_w`` (as near as it gets at :attr:`min_cap`)."""
-        floor = max(4.0, min(cap, self.min_cap))
+    def fit_cap(self, s: str, cap: float, max_w: int | None, floor: float | None = None) -> float:
+        """The capital height at most ``cap`` (and not under ``floor``, else :attr:`min_cap`) at which ``s`` is
+        no wider than ``max_w`` (as near as it gets at the floor)."""
+        floor = max(4.0, min(cap, self.min_cap if floor is None else floor))
         if max_w is None:
             return cap
         width = self.font(cap).size(s)[0]
@@ -153,7 +153,7 @@ class Widgets:
               max_w: int | None = None, role: str = "text") -> Rect:
         """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``, not under
         :attr:`min_cap`; never cut)."""
-        fitted = self.fit_cap(s, cap, max_w)
+        fitted = self.fit_cap(s, cap, max_w, self.cap(0, role) if role != "text" else None)
         surf = self.text(s, fitted, colour)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
@@ -223,8 +223,9 @@ class Widgets:
         x, y, w, h = rect
         pad = int(18 * u)
         if title:
-            cap = self.cap(20)
-            top = self.label(title.upper(), cap, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad)
+            cap = self.cap(20, "figure")
+            top = self.label(title.upper(), cap, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad,
+                             role="figure")
             below = max(y + int(52 * u), top[1] + top[3] + int(6 * u))
             return (x + pad, below, w - 2 * pad, y + h - pad - below)
         return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)

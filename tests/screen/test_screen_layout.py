@@ -217,21 +217,28 @@ def test_stale_odds_are_dimmed_and_say_they_are_updating():
     assert "AFTER CARD 2" in [b.text for b in painter.boxes]
 
 
-@pytest.mark.slow
 def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
+    """Ticket by ticket where every seat's tickets fit at the size class's figure size (two seats at 1080p,
+    the amounts 28 px); with four seats at 1080p each seat's total, 28 px."""
     from companion.screen.draw import Painter
     model = _sample("race", "en")
     painter = Painter(pygame.Surface((1920, 1080)))
     painter.boxes = []
+    painter.draw(model, now=1.0)
+    for seat in model.seats:
+        total = next(b for b in painter.boxes if b.text == f"+${sum(seat.pays_now)}" or
+                     (sum(seat.pays_now) == 0 and b.text == "$0"))
+        assert total.cap >= 28 - 0.5
+    model = replace(model, seats=tuple(s for s in model.seats if s.name in ("Ann", "Bram")))
     painter.draw(model, now=1.0)
     texts = [b.text for b in painter.boxes]
     ann = next(s for s in model.seats if s.name == "Ann")
     assert "IF IT ENDED NOW" in texts
     for ticket, pays in zip(ann.tickets, ann.pays_now):   # "DANGLE MIDDLE: $0": the ticket without its side
         short = ticket.upper().partition(",")[0]
-        assert any(t.startswith(short + ":") and t.endswith(f"${abs(pays)}") for t in texts), (short, texts)
+        hit = [b for b in painter.boxes if b.text.startswith(short + ":") and b.text.endswith(f"${abs(pays)}")]
+        assert hit and hit[0].cap >= 28 - 0.5, (short, texts)
     assert f"+${sum(ann.pays_now)}" in texts
-
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
