@@ -26,7 +26,7 @@ from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
 from companion.screen.race_panels import RacePanels
-from companion.screen.screens import OtherScreens
+from companion.screen.panel_screens import PanelScreens
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
 from companion.screen.words import part, say
@@ -102,7 +102,7 @@ class Screen:
         self.close()
 
 
-class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
+class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
     def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:

@@ -345,12 +345,12 @@ class OtherScreens(Widgets):
                     stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
                     self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
                               anchor="topleft")
-        if L.small:
-            places, side = _frac(L, 0.02, 0.545, 0.40, 0.445), _frac(L, 0.44, 0.545, 0.54, 0.445)
-        else:
-            places, side = _frac(L, 0.655, 0.1, 0.325, 0.5), _frac(L, 0.655, 0.62, 0.325, 0.36)
-        self.places(model, places, u)
-        self.side_bet_result(model, side, u)
+        self.payouts_lower(model, L)
+
+    def payouts_lower(self, model: ScreenModel, L: Layout) -> None:
+        """The payouts' places and side bet beside the seats (the 7-inch panel draws its own)."""
+        self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), L.unit)
+        self.side_bet_result(model, _frac(L, 0.655, 0.62, 0.325, 0.36), L.unit)
 
     def side_bet_result(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The side bet panel of the payouts: the question, and the answer in a badge under it. Where both do

@@ -13,6 +13,7 @@ from companion.rules.game_events import PhaseChanged, Settled
 from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
 from companion.screen.moments import MomentClock
+from companion.screen.panel_screens import next_page_at
 from companion.screen.words import say
 from companion.view.sink import NullSink
 from companion.view.table_view import STALE_ODDS, TableView  # noqa: F401 - STALE_ODDS: where it was
@@ -158,7 +159,8 @@ class ScreenSink(NullSink):
             model = dataclasses.replace(model, keyboard=self.keyboard, message_kind=self.message_kind)
         self._animated = model.screen in ANIMATED
         until = self.message_at + self._message_seconds() if self.message else None
-        times = [t for t in (until, self.moments.next_change(now)) if t is not None and now < t]
+        page = next_page_at(now) if model.screen == "game-over" else None   # the panel's standings page on
+        times = [t for t in (until, self.moments.next_change(now), page) if t is not None and now < t]
         self._until = min(times) if times else None
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)

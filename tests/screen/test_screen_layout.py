@@ -241,20 +241,24 @@ def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
     assert f"+${sum(ann.pays_now)}" in texts
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_payouts_show_the_side_bet_question_with_its_answer_on_every_size(size):
-    """On the 7-inch panel the answer shrinks to a YES/NO badge on the panel's title row so the question fits
-    under it; on larger screens the whole answer sits under the question."""
-    model = _sample("payouts", "en")
+def test_the_payouts_show_the_side_bet_question_with_its_answer_on_every_size(size, lang):
+    """On the 7-inch panel the answer is a YES/NO badge at the left of the whole question (the longer Dutch
+    one too); on larger screens the whole answer sits under the question."""
+    from companion.screen.words import say
+    model = _sample("payouts", lang)
     assert model.side_bet and model.side_bet_answer is False
-    _, boxes = render("payouts", size, "en")
-    texts = [b.text for b in boxes]
-    first_word = model.side_bet.split()[0]
-    assert any(t.startswith(first_word) for t in texts), texts
-    assert ("NO" if size == (800, 480) else "NO, IT DID NOT") in texts
-    question_top = min(b.rect[1] for b in boxes if b.text.startswith(first_word))
-    answer = next(b for b in boxes if b.text in ("NO", "NO, IT DID NOT"))
-    assert (answer.rect[1] + answer.rect[3] <= question_top) == (size == (800, 480))
+    _, boxes = render("payouts", size, lang)
+    words = " ".join(b.text for b in boxes)
+    assert " ".join(model.side_bet.split()) in words, words   # every word of the question, in order
+    no = say(lang, "no").upper()
+    answer = next(b for b in boxes if b.text == no or b.text.startswith(no + ","))
+    question = [b for b in boxes if b.text and b.text in model.side_bet]
+    if size == (800, 480):
+        assert answer.text == no and all(answer.rect[0] + answer.rect[2] <= q.rect[0] for q in question)
+    else:
+        assert all(answer.rect[1] >= q.rect[1] + q.rect[3] for q in question)
 
 
 def test_the_7_inch_betting_screen_keeps_the_side_bet_question_and_the_double_in_a_few_words():
@@ -272,16 +276,46 @@ def test_the_7_inch_betting_screen_keeps_the_side_bet_question_and_the_double_in
     assert model.double_short.upper() not in texts and model.side_bet.upper() not in texts
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_panels_game_over_shows_every_life_outcome_line_over_its_pages(lang):
+    """On the 7-inch panel each standing keeps its life-outcome line, wrapped; the standings that do not fit one
+    page follow on the next, each page up for PAGE_SECONDS, and the pages turn round."""
+    from companion.screen.draw import Painter
+    from companion.screen.panel_screens import PAGE_SECONDS
+    model = _sample("game-over", lang)
+    painter = Painter(pygame.Surface((800, 480)))
+    seen: list[str] = []
+    pages = []
+    for k in range(3):
+        painter.boxes = []
+        painter.draw(model, now=k * PAGE_SECONDS + 0.5)
+        pages.append([b.text for b in painter.boxes])
+        seen += pages[-1]
+        assert problems(painter.boxes, (800, 480)) == []
+    text = " ".join(seen)
+    for st in model.standings:
+        assert st.name.upper() in seen and " ".join(st.line.split()) in text, st
+    assert pages[0] != pages[1] and pages[2] == pages[0]   # two pages here, turning round
+    assert "1/2" in pages[0] and "2/2" in pages[1]
+
+
 def test_a_game_over_row_without_its_life_outcome_line_has_its_words_in_the_middle():
-    """On the 7-inch panel the life-outcome lines do not fit: each row's place, name and money sit in the
-    middle of the row, not at its top over an empty half; on larger screens the line is under the name."""
+    """A standing without a life-outcome line has its place, name and money in the middle of its row, not at
+    its top over an empty half; with its line, the line is under the name (720p)."""
+    import dataclasses
+    from companion.screen.draw import Painter
     from companion.screen.layout import layout_for, standing_rect
+    size = (1280, 720)
     model = _sample("game-over", "en")
-    for size, with_lines in (((800, 480), False), ((1280, 720), True)):
-        _, boxes = render("game-over", size, "en")
-        texts = [b.text for b in boxes]
+    without = dataclasses.replace(model, life_outcome=None,
+                                  standings=tuple(dataclasses.replace(s, line="") for s in model.standings))
+    for shown, with_lines in ((model, True), (without, False)):
+        painter = Painter(pygame.Surface(size))
+        painter.boxes = []
+        painter.draw(shown, now=1.0)
+        texts = [b.text for b in painter.boxes]
         assert any(t == s.line for s in model.standings for t in texts) == with_lines
         x, y, w, h = standing_rect(0, len(model.standings), layout_for(size))
-        name = next(b for b in boxes if b.text == model.standings[0].name.upper())
+        name = next(b for b in painter.boxes if b.text == model.standings[0].name.upper())
         middle = name.rect[1] + name.rect[3] / 2
-        assert (abs(middle - (y + h / 2)) <= h * 0.1) != with_lines, size
+        assert (abs(middle - (y + h / 2)) <= h * 0.1) != with_lines
