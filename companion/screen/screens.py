@@ -234,7 +234,7 @@ class OtherScreens(Widgets):
         x, y, w, h = self.panel(rect, title, u)
         if not model.stacks:
             return
-        cap = self.cap(26)
+        cap = self.cap(26, "figure")
         gap = int(24 * u) + 8
         step = max(int(cap * 1.5), min(int(cap * 2.2), (h - int(cap * 1.6)) // (len(model.stacks) + 1)))
         rows = []
@@ -265,14 +265,14 @@ class OtherScreens(Widgets):
             cx += widths[c] + gap
         for c in shown:
             if heads[c]:
-                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT)
+                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT, role="figure")
         for k, (st, cells) in enumerate(rows):
             ry = y + step * (k + 1)
             colours = [stack_colour(st.stack), C.TEXT, C.DIM_TEXT, C.TEXT, C.GOLD,
                        C.DIM_TEXT if model.odds_stale else C.TEXT]
             for c in shown:
                 if cells[c]:
-                    self.label(cells[c], cap, (xs[c], ry), colours[c])
+                    self.label(cells[c], cap, (xs[c], ry), colours[c], role="figure")
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """A row per seat: its name and money, then its drafted tickets (x2 when doubled; a note while a
@@ -283,7 +283,7 @@ class OtherScreens(Widgets):
             return
         step = h // len(seats)
         cap = max(self.min_cap, min(self.cap(KEY_CAP * 0.8), step / 1.6))
-        tcap = max(self.min_cap, min(self.cap(21), step / 1.9))
+        tcap = max(self.cap(0, "figure"), min(self.cap(21, "figure"), step / 1.9))
         name_w = max(self.font(cap).size(s.name.upper())[0] for s in seats)
         money_w = max(self.font(cap).size(f"${s.money}")[0] for s in seats)
         tx = x + name_w + money_w + int(60 * u)
@@ -305,7 +305,7 @@ class OtherScreens(Widgets):
             for k, px in (lines[0] if len(lines) == 1 else []):
                 due = k >= len(seat.tickets)
                 stack = "" if due else seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
-                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack))
+                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack), role="figure")
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -329,7 +329,7 @@ class OtherScreens(Widgets):
                 text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
-            tcap, ty = self.cap(19), ry + int(cap * 1.6) + int(10 * u)
+            tcap, ty = self.cap(19, "figure"), ry + int(cap * 1.6) + int(10 * u)
             texts = [t.upper() for t in seat.tickets] or [say(self.lang, "no_tickets").upper()]
             lines = self.pill_lines(texts, tcap, x + aw - nx, u)
             fits = ty + len(lines) * int(tcap * 2.2) <= ry + step - int(8 * u)
@@ -344,7 +344,7 @@ class OtherScreens(Widgets):
                     t = seat.tickets[k] if seat.tickets else texts[k]
                     stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
                     self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
-                              anchor="topleft")
+                              anchor="topleft", role="figure")
         self.payouts_lower(model, L)
 
     def payouts_lower(self, model: ScreenModel, L: Layout) -> None:

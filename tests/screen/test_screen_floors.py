@@ -82,3 +82,15 @@ def test_an_all_card_shows_every_mascots_move(size, lang):
     figures = [b.text for b in boxes if b.role == "figure" and b.text.isdigit() and inside(b.rect, card)]
     expected = sorted(str(n) for mv in model.moves for n in (mv.from_space, mv.to_space))
     assert sorted(figures) == expected
+
+
+@pytest.mark.parametrize("screen", ["betting", "payouts"])
+def test_at_1080p_what_tickets_pay_is_at_least_28_px(screen):
+    """Betting: the stacks table's pays; payouts: each seat's tickets with what they paid."""
+    model = sample_model(screen, language="en")
+    _, boxes = render(model, (1920, 1080))
+    if screen == "betting":
+        pays = [b for b in boxes if b.text in ("5 3 2", "11 3 1", "+15 / -5")]
+    else:
+        pays = [b for b in boxes if ":" in b.text and b.text.rsplit(":", 1)[1].strip().lstrip("+-").isdigit()]
+    assert len(pays) >= 3 and all(b.cap >= 28 - 0.5 for b in pays), [(b.text, b.cap) for b in pays]
