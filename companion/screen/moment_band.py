@@ -2,8 +2,8 @@
 bounds, a finish, the winner or the side bet's answer as a full-width band over the bottom panels.
 
 The band covers the last card, the race call and the money for a few seconds; the track and the running
-order above it stay in view (they are what the next card needs). On the left the mascot's disc (lying flat
-for a fall, crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note
+order above it stay in view (they are what the next card needs). On the left the mascot's disc (with the
+fallen mark for a fall, crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note
 saying what to do with the figure, on the right the paid place. The winner's band shows the podium.
 """
 
@@ -147,7 +147,8 @@ class MomentBand(Widgets):
             drawn.append(("disc", (cx - int(r * 1.3), cy - int(r * 1.3), int(r * 2.6), int(r * 2.6))))
 
     def moment_disc(self, moment: Moment, name: str, cx: int, cy: int, r: int) -> None:
-        """A mascot's disc for its moment: lying flat for a fall, crossed out for a DQ, ringed for a finish."""
+        """A mascot's disc for its moment: with the fallen mark for a fall, crossed out for a DQ, ringed for a
+        finish."""
         self.mascot(name, cx, cy, r, fallen=moment.kind == "fall",
                     ring=C.GOLD if moment.kind in ("finish", "winner") else None)
         if moment.kind in ("knockout", "out"):

@@ -94,7 +94,7 @@ class RacePanels(Widgets):
             for text, fill in badges:
                 width = self.font(badge).size(text)[0] + int(badge * 1.1)
                 if bx + width > x + w - pad or by + badge * 0.92 > ry + step:
-                    break   # the rest do not fit: the mascot's figure shows it lying flat or turned
+                    break   # the rest do not fit: the mascot's figure shows it fallen (its mark) or turned
                 pr = self.pill(text, badge, (bx, by), fill, role="badge")
                 bx = pr[0] + pr[2] + int(8 * u)
 
