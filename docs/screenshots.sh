@@ -32,6 +32,8 @@ panel --screen race --cards "${race[@]}" --now 1 --message "Already scanned." --
 panel --screen race --cards HS51 HS27 HS24 HS25 HS38 HS01 HS29 HS03 HS12 HS40 HS13 HS08 HS16 HS30 HS23 \
     --out docs/screen-fold-800x480.png
 panel --screen payouts --lang nl --out docs/screen-payouts-800x480-nl.png
+panel --screen attract --out docs/screen-attract-800x480.png
+panel --screen setup --out docs/screen-setup-800x480.png
 panel --screen game-over --now 7 --out docs/screen-game-over-800x480-page2.png
 hotstreak screenshot --size 1280x720 --screen race --cards HS32 HS51 HS02 HS24 HS21 HS35 HS53 HS10 HS05 HS12 HS49 \
     HS18 HS13 --out docs/screen-turned-720p.png

@@ -61,7 +61,9 @@ class OtherScreens(Widgets):
 
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * 0.25)), C.GOLD, "center", max_w=int(w * 0.9))
+        row = 0.5 if L.small else 0.58   # where the mascots stand (the 7-inch panel: higher, room for the words)
+        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * (0.21 if L.small else 0.25))), C.GOLD,
+                           "center", max_w=int(w * 0.9))
         self.label(self.w("caller"), self.cap(30), (w // 2, title[1] + title[3] + int(8 * u)), C.DIM_TEXT, "midtop")
         r = int(70 * u)
         cap = self.cap(KEY_CAP)
@@ -70,13 +72,13 @@ class OtherScreens(Widgets):
             col = int(w * 0.24)   # narrow screens: the four mascots closer to the edges
         for i, name in enumerate(MASCOT_ORDER):
             cx = w // 2 + int((i - 1.5) * col)
-            cy = int(h * 0.58 + math.sin(now * 3.0 + i) * 14 * u)
+            cy = int(h * row + math.sin(now * 3.0 + i) * 14 * u)
             self.mascot(name, cx, cy, r)
-            self.label(name.upper(), cap, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
+            self.label(name.upper(), cap, (cx, int(h * row) + int(r * 1.5)), C.TEXT, "midtop",
                        max_w=col - int(10 * u))
         bottom = int(h * 0.955 - self.cap(30) * 0.85) if model.form else int(h * 0.98)
         lines = self.lines_for(self.w("scan_new"), cap, int(w * 0.92))
-        top = max(int(h * 0.58) + int(r * 1.5) + int(cap * 1.7), int(h * 0.88) - int(cap * 0.8) * len(lines))
+        top = max(int(h * row) + int(r * 1.5) + int(cap * 2.2), int(h * 0.88) - int(cap * 0.8) * len(lines))
         for k, line in enumerate(lines):   # a long one on two lines, never shrunk under the size class
             self.label(line, cap, (w // 2, min(top, bottom - int(cap * 1.6) * len(lines)) + k * int(cap * 1.6)),
                        C.TEXT, "midtop", max_w=int(w * 0.96))
