@@ -25,6 +25,25 @@ def next_page_at(now: float) -> float:
     return (int(max(0.0, now) // PAGE_SECONDS) + 1) * PAGE_SECONDS
 
 
+def page_split(heights: list[int], room: int, gap: int) -> list[list[int]]:
+    """Rows of ``heights`` pixels (``gap`` between them) in order on pages ``room`` pixels high: as few pages
+    as fit them, with the rows shared out as evenly as fits (4 rows on 2 pages: 2 and 2, not 3 and 1); a row
+    taller than a page has a page of its own. Returns each page's row indices."""
+    greedy: list[list[int]] = [[]]
+    used = 0
+    for i, hgt in enumerate(heights):
+        if greedy[-1] and used + hgt > room:
+            greedy.append([])
+            used = 0
+        greedy[-1].append(i)
+        used += hgt + gap
+    n = len(greedy)
+    per = -(-len(heights) // n)
+    even = [list(range(k, min(k + per, len(heights)))) for k in range(0, len(heights), per)]
+    fits = len(even) == n and all(sum(heights[i] + gap for i in page) - gap <= room for page in even)
+    return even if fits else greedy
+
+
 class PanelScreens(OtherScreens):
     """The payouts and the game over on the 7-inch panel; every other size as :class:`OtherScreens`."""
 
@@ -105,18 +124,11 @@ class PanelScreens(OtherScreens):
         top = title[1] + title[3] + int(8 * u)
         x0, x1 = int(w * 0.03), int(w * 0.97)
         nx = x0 + pad + max((self.font(cap).size("=" + ordinal(self.lang, st.place).upper())[0]
-                             for st in model.standings), default=0) + int(16 * u)
+                             for st in model.standings), default=0) + int(cap * 0.7)
         lines = [self.lines_for(self._life_line(model, i, st), lcap, x1 - nx - pad)
                  for i, st in enumerate(model.standings)]
         heights = [int(cap * 1.45) + int(10 * u) + len(ls) * int(lcap * 1.5) + 2 * int(8 * u) for ls in lines]
-        pages: list[list[int]] = [[]]
-        used = 0
-        for i, hgt in enumerate(heights):   # as many standings as fit a page, in order
-            if pages[-1] and used + hgt > bottom - top:
-                pages.append([])
-                used = 0
-            pages[-1].append(i)
-            used += hgt + int(8 * u)
+        pages = page_split(heights, bottom - top, int(8 * u))
         shown = pages[standings_page(now, len(pages))]
         if len(pages) > 1:
             k = standings_page(now, len(pages))
@@ -143,4 +155,4 @@ class PanelScreens(OtherScreens):
         return st.line or (model.life_outcome if i == 0 else "") or ""
 
 
-__all__ = ["PAGE_SECONDS", "PanelScreens", "next_page_at", "standings_page"]
+__all__ = ["PAGE_SECONDS", "PanelScreens", "next_page_at", "page_split", "standings_page"]

@@ -94,3 +94,14 @@ def test_at_1080p_what_tickets_pay_is_at_least_28_px(screen):
     else:
         pays = [b for b in boxes if ":" in b.text and b.text.rsplit(":", 1)[1].strip().lstrip("+-").isdigit()]
     assert len(pays) >= 3 and all(b.cap >= 28 - 0.5 for b in pays), [(b.text, b.cap) for b in pays]
+
+
+@pytest.mark.parametrize("heights,room,pages", [
+    ([100, 100, 100, 100], 330, [[0, 1], [2, 3]]),        # 3 would fit the first page: shared 2 and 2
+    ([100, 100, 100], 400, [[0, 1, 2]]),                 # all on one page
+    ([100, 250, 100, 100], 330, [[0], [1], [2, 3]]),     # evenly does not fit: as many as fit, in order
+    ([500, 100], 330, [[0], [1]]),                       # a row taller than a page: a page of its own
+])
+def test_the_standings_are_shared_out_over_as_few_pages_as_fit(heights, room, pages):
+    from companion.screen.panel_screens import page_split
+    assert page_split(heights, room, 10) == pages
