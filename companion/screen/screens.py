@@ -215,12 +215,13 @@ class OtherScreens(Widgets):
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
     def side_bet_title(self, model: ScreenModel, width: int) -> str | None:
-        """``SIDE BET: <question>`` or the question alone, whichever first fits ``width`` at a panel title's
-        size; None without a question or when neither fits."""
+        """``SIDE BET: <QUESTION>``, the question alone in capitals, or as written (narrower), whichever first
+        fits ``width`` at a panel title's size, cased as it is to be drawn; None without a question or when
+        none fits."""
         if not model.side_bet:
             return None
-        for text in (f"{self.w('side_bet')}: {model.side_bet}", model.side_bet):
-            if self.font(self.cap(20, "figure")).size(text.upper())[0] <= width:
+        for text in (f"{self.w('side_bet')}: {model.side_bet}".upper(), model.side_bet.upper(), model.side_bet):
+            if self.font(self.cap(20, "figure")).size(text)[0] <= width:
                 return text
         return None
 
@@ -233,7 +234,7 @@ class OtherScreens(Widgets):
             title = self.w("stacks")
             if self.font(self.cap(20, "figure")).size(title)[0] > rect[2] - 2 * int(18 * u):
                 title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
-        x, y, w, h = self.panel(rect, title, u)
+        x, y, w, h = self.panel(rect, title, u, upper=False)   # the stacks' title in capitals, a question as cased
         if not model.stacks:
             return
         cap = self.cap(26, "figure")

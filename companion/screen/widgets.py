@@ -217,15 +217,16 @@ class Widgets:
         return len(lines) * step
 
     # --- shapes ---
-    def panel(self, rect: Rect, title: str | None, u: float, colour: RGB = C.PANEL) -> Rect:
-        """A rounded panel with an optional small title; returns the inner rect."""
+    def panel(self, rect: Rect, title: str | None, u: float, colour: RGB = C.PANEL, upper: bool = True) -> Rect:
+        """A rounded panel with an optional small title (in capitals, or as given with ``upper`` False);
+        returns the inner rect."""
         self.pg.draw.rect(self.surface, colour, rect, border_radius=int(14 * u))
         x, y, w, h = rect
         pad = int(18 * u)
         if title:
             cap = self.cap(20, "figure")
-            top = self.label(title.upper(), cap, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad,
-                             role="figure")
+            top = self.label(title.upper() if upper else title, cap, (x + pad, y + int(16 * u)), C.DIM_TEXT,
+                             max_w=w - 2 * pad, role="figure")
             below = max(y + int(52 * u), top[1] + top[3] + int(6 * u))
             return (x + pad, below, w - 2 * pad, y + h - pad - below)
         return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)

@@ -261,6 +261,15 @@ def test_the_payouts_show_the_side_bet_question_with_its_answer_on_every_size(si
         assert all(answer.rect[1] >= q.rect[1] + q.rect[3] for q in question)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_7_inch_betting_screen_shows_the_side_bet_question_in_every_language(lang):
+    """The stacks table's title is the question: in capitals where it fits, else as written (the Spanish one)."""
+    model = _sample("betting", lang)
+    _, small = render("betting", (800, 480), lang)
+    texts = [b.text for b in small]
+    assert model.side_bet.upper() in texts or model.side_bet in texts, texts
+
+
 def test_the_7_inch_betting_screen_keeps_the_side_bet_question_and_the_double_in_a_few_words():
     """The stacks table takes the side bet's question as its title and the band the race-3 note's short form,
     where the whole note does not fit; the larger screens keep the whole note and the side bet panel."""
