@@ -148,8 +148,8 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
         self.track_numbers(model, L)
-        self.mascots_on_track(model, L)
-        self.running_order(model, L)
+        self.mascots_on_track(model, L, now)
+        self.running_order(model, L, now)
         if not L.small:   # the 7-inch panel keeps the track, the running order and the money
             self.last_card(model, L)
             self.race_call(model, L)
