@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from companion import colours as C
 from companion.motion import SLIDE_SECONDS, TIP_SECONDS, Path, fall_time, point, settled, slide
-from companion.screen.layout import Layout, mascot_spots, space_rect
+from companion.screen.layout import Layout, Rect, mascot_spots, space_rect
 from companion.screen.model import MascotView, OrderRow, ScreenModel, running_order
 
 if TYPE_CHECKING:
@@ -203,6 +203,16 @@ def row_top(model: ScreenModel, mascot: str, index: int, step: int, now: float |
     return round((was + (index - was) * slide(t)) * step)
 
 
+def row_back(p: Widgets, model: ScreenModel, rect: Rect, now: float | None) -> None:
+    """While the rows slide, each row's own background (``rect``), so a row passing another covers it
+    instead of mixing their letters; nothing at rest."""
+    t = None if now is None else elapsed(model, now)
+    if t is not None and t < SLIDE_SECONDS and any(order_before(model).values()):
+        x, y, w, h = rect
+        inset = max(2, w // 60)
+        p.pg.draw.rect(p.surface, C.PANEL, (x + inset, y, w - 2 * inset, h))
+
+
 def gap_badge(model: ScreenModel, row: OrderRow) -> list[tuple[str, C.RGB]]:
     """The gap to the leader in spaces as a badge (``+3``: three spaces behind the racing mascot furthest
     ahead), for a racing mascot behind the leader; none for the leader, those level with it, and mascots
@@ -241,4 +251,4 @@ def order_mark(p: Widgets, model: ScreenModel, row: OrderRow, at: tuple[int, int
 
 
 __all__ = ["DOWN", "GAP", "UP", "draw_moving", "elapsed", "gap_badge", "in_motion", "order_before", "order_mark",
-           "pixel", "row_top", "slide_spot", "tipping", "trail"]
+           "pixel", "row_back", "row_top", "slide_spot", "tipping", "trail"]

@@ -7,7 +7,7 @@ from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
 from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
-from companion.screen.motion import gap_badge, order_mark, row_top
+from companion.screen.motion import gap_badge, order_mark, row_back, row_top
 from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
@@ -54,6 +54,7 @@ class RacePanels(Widgets):
         badge = self.cap(17, "badge")
         for i, row in enumerate(rows):
             ry = iy + row_top(model, row.mascot, i, step, now)
+            row_back(self, model, (x, ry, w, step), now)
             cy = ry + int(cap * 0.73) + int(4 * u)
             if i:
                 self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), ry), (x + w - int(16 * u), ry),
