@@ -25,6 +25,7 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
+from companion.screen.podium_scene import podium_scene
 from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.track import TrackKey, TrackPainter
@@ -154,6 +155,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             self.last_card(model, L)
             self.race_call(model, L)
         self.money(model, L.seats, L.unit)
+        podium_scene(self, model, L, now)   # at the race's end, over the track's part of the screen
 
     def header(self, model: ScreenModel, L: Layout) -> None:
         """The title, race / pass / card chips, and device trouble (only when there is some: which parts)."""

@@ -21,6 +21,7 @@ from companion import colours as C
 from companion.motion import SLIDE_SECONDS, TIP_SECONDS, Path, fall_time, point, settled, slide
 from companion.screen.layout import Layout, Rect, mascot_spots, space_rect
 from companion.screen.model import MascotView, OrderRow, ScreenModel, running_order
+from companion.screen.podium_scene import podium_rising
 
 if TYPE_CHECKING:
     from companion.screen.widgets import Widgets
@@ -44,11 +45,14 @@ def elapsed(model: ScreenModel, now: float) -> float | None:
 
 
 def in_motion(model: ScreenModel, now: float) -> bool:
-    """True while the last card's moves are playing at ``now``: a mascot slides or tips over, or the running
-    order's rows slide (the screen draws every frame meanwhile, and stops when it is False)."""
+    """True while the last card's moves are playing at ``now``: a mascot slides or tips over, the running
+    order's rows slide, or the podium's steps rise (``companion.screen.podium_scene``); the screen draws every
+    frame meanwhile, and stops when it is False."""
     t = elapsed(model, now)
     if t is None or model.screen != "race":
         return False
+    if podium_rising(model, now):
+        return True
     rows = SLIDE_SECONDS if any(order_before(model).values()) else 0.0
     return t < max(settled(model.paths), rows)
 

@@ -160,9 +160,15 @@ def test_the_race_end_screen_comes_before_the_payouts():
     run(sink, controller.view, t, length(queue) + 0.5)
     screens = [(model.screen, now - t) for model, now in display.drawn if now >= t]
     assert [s for s, _ in screens] == ["race"] * (len(screens) - 1) + ["payouts"]
-    # after the card's moves have played (companion.screen.motion), each later moment is drawn once, then payouts
+    # after the card's moves have played (companion.screen.motion), each later moment is drawn once, then payouts;
+    # only the podium's steps rising at the winner's moment take frames in between (companion.screen.podium_scene)
     from companion.motion import SLIDE_SECONDS, TIP_SECONDS
-    assert len([s for s, at in screens if at > SLIDE_SECONDS + TIP_SECONDS]) == len(queue)
+    from companion.screen.podium_scene import PODIUM_SECONDS
+    winner = t + sum(m.seconds for m in queue[:[m.kind for m in queue].index("winner")])
+    rising = [at for _, at in screens if winner - t < at <= winner - t + PODIUM_SECONDS + 1.5 / 30]
+    assert len(rising) >= PODIUM_SECONDS * 30 * 0.9
+    still = [at for _, at in screens if at > SLIDE_SECONDS + TIP_SECONDS and at not in rising]
+    assert len(still) == len(queue)
     assert length(queue) <= screens[-1][1] < length(queue) + 0.05  # on time, on the fake clock
     last_race = [model for model, _ in display.drawn if model.screen == "race"][-1]
     assert last_race.table_phase == "payouts" and dict(last_race.podium)["hurley"] == 1

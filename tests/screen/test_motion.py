@@ -258,3 +258,47 @@ def test_screenshot_refuses_a_bad_now_in_one_line_naming_it(tmp_path, bad):
     result = hotstreak_in_process("screenshot", "--screen", "race", "--cards", "H+3", "--now", bad, "--out", str(out))
     assert result.returncode == 2 and not out.exists()
     assert result.stderr.count("\n") == 1 and f"--now {bad!r}" in result.stderr and "seconds" in result.stderr
+
+
+# ----- the podium scene -----------------------------------------------------------------------------------------
+def test_the_podium_rises_at_the_winners_moment_and_stands_still_after():
+    from companion.screen.podium_scene import PODIUM_SECONDS, STEP_COLOURS, podium_shown, scene_rect, winner_at
+    from companion.screen.samples import sample_model
+    model = replace(sample_model("race-end"), move_at=0.0)   # the finish (2.5 s), the winner, the side bet
+    start = winner_at(model)
+    assert start == pytest.approx(2.5)
+    screen = Screen.offscreen(SIZE)
+    L = layout_for(SIZE, model.track)
+    silver = STEP_COLOURS[2]
+
+    def silver_pixels(now):
+        screen.draw(model, now)
+        x, y, w, h = scene_rect(L)
+        return sum(screen.surface.get_at((px, py))[:3] == silver for px in range(x, x + w, 4) for py in range(y, y + h, 4))
+
+    assert not podium_shown(model, start - 0.1) and silver_pixels(start - 0.1) == 0   # the finish: the track
+    low, mid, top = silver_pixels(start), silver_pixels(start + PODIUM_SECONDS / 2), silver_pixels(start + PODIUM_SECONDS)
+    assert low == 0 < mid < top                                          # the 2nd's step rises
+    assert in_motion(model, start + PODIUM_SECONDS / 2) and not in_motion(model, start + PODIUM_SECONDS + 0.01)
+    assert silver_pixels(start + 6.0) == top and podium_shown(model, start + 6.0)  # through the side bet's moment
+    at_rest = replace(model, move_at=None)                               # an undo, a restart, a still picture
+    screen.draw(at_rest, start)
+    x, y, w, h = scene_rect(L)
+    assert sum(screen.surface.get_at((px, py))[:3] == silver for px in range(x, x + w, 4)
+               for py in range(y, y + h, 4)) == top
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["en", "nl", "es"])
+def test_the_podium_scenes_words_fit_and_are_large_enough(size, lang):
+    from companion.screen.draw import Painter
+    from companion.screen.samples import sample_model
+    from test_screen_layout import problems
+    import pygame
+    painter = Painter(pygame.Surface(size))
+    painter.boxes = []
+    painter.draw(sample_model("moment-winner", language=lang), now=1.0)
+    scene = [b for b in painter.boxes if b.layer == "podium"]
+    assert len(scene) == 4   # 1st, 2nd, 3rd on the steps, 4th beside them
+    assert all(b.cap >= 24 for b in scene), [(b.text, b.cap) for b in scene]
+    assert problems(scene, size) == []
