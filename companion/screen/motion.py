@@ -123,6 +123,40 @@ def draw_moving(p: Widgets, model: ScreenModel, L: Layout, spots: dict[str, Spot
     return True
 
 
+def bent_paths(p: Widgets, model: ScreenModel, L: Layout, spots: dict[str, Spot], colour: C.RGB) -> set[str]:
+    """At rest: for each mascot whose path on the last card turned a corner (a move and a swerve), a ring where
+    it started and an arrow along the path it took to where it stands; returns their names (the track draws a
+    straight arrow for the others)."""
+    drawn: set[str] = set()
+    u = L.unit
+    for path in model.paths:
+        steps = path.steps
+        if len(steps) < 3 or path.mascot not in spots or len({lane for lane, _ in steps}) == 1:
+            continue
+        points = [pixel(*s, L) for s in steps[:-1]] + [spots[path.mascot][:2]]
+        first = (round(points[0][0]), round(points[0][1]))
+        r = int(min(space_rect(1, 1, L)[2], space_rect(1, 1, L)[3]) * 0.3)
+        mascot = C.colour(path.mascot)
+        p.pg.draw.circle(p.surface, mascot, first, r, width=max(2, int(4 * u)))
+        p.pg.draw.circle(p.surface, mascot, first, max(3, r // 5))
+        end = points[-1]
+        back = points[-2]
+        dist = ((end[0] - back[0]) ** 2 + (end[1] - back[1]) ** 2) ** 0.5
+        stop = spots[path.mascot][2] * 1.35
+        if dist <= stop:
+            continue
+        tip = (end[0] - (end[0] - back[0]) * stop / dist, end[1] - (end[1] - back[1]) * stop / dist)
+        for width, head, ink in ((max(6, int(14 * u)), max(12, 30 * u), C.BACKGROUND),
+                                 (max(3, int(7 * u)), max(10, 24 * u), colour)):
+            if len(points) > 2:
+                p.pg.draw.lines(p.surface, ink, False, points[:-1], width)
+                for q in points[1:-1]:   # round corners
+                    p.pg.draw.circle(p.surface, ink, (round(q[0]), round(q[1])), width // 2)
+            p.arrow(back, tip, ink, width, head)
+        drawn.add(path.mascot)
+    return drawn
+
+
 def _fell_by(path: Path, t: float) -> float:
     """How far a falling mascot has tipped over ``t`` seconds after the card: below 0 before it falls, 0..1
     while it tips, above 1 after; -1 for a mascot that does not fall on the card."""
@@ -254,5 +288,5 @@ def order_mark(p: Widgets, model: ScreenModel, row: OrderRow, at: tuple[int, int
     return x + w + max(4, int(cap * 0.45))
 
 
-__all__ = ["DOWN", "GAP", "UP", "draw_moving", "elapsed", "gap_badge", "in_motion", "order_before", "order_mark",
+__all__ = ["DOWN", "GAP", "UP", "bent_paths", "draw_moving", "elapsed", "gap_badge", "in_motion", "order_before", "order_mark",
            "pixel", "row_back", "row_top", "slide_spot", "tipping", "trail"]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from companion import colours as C
 from companion.screen.layout import Layout, mascot_spots, space_centre, space_rect
 from companion.screen.model import MascotView, ScreenModel, TrackView
-from companion.screen.motion import draw_moving
+from companion.screen.motion import bent_paths, draw_moving
 from companion.screen.widgets import Widgets, shade
 
 if TYPE_CHECKING:
@@ -143,8 +143,9 @@ class TrackPainter(Widgets):
     def _move_paths(self, model: ScreenModel, L: Layout, spots: dict[str, tuple[int, int, int]]) -> None:
         """For each mascot the last card moved: a ghost ring where it was and an arrow to where it is."""
         u = L.unit
+        bent = bent_paths(self, model, L, spots, HIGHLIGHT)   # a move and a swerve: along the path it took
         for mv in model.moves:
-            if (mv.from_lane, mv.from_space) == (mv.to_lane, mv.to_space):
+            if (mv.from_lane, mv.from_space) == (mv.to_lane, mv.to_space) or mv.mascot in bent:
                 continue
             start = space_centre(mv.from_lane, mv.from_space, L)
             end = spots.get(mv.mascot, (*space_centre(mv.to_lane, mv.to_space, L), 0))[:2]
