@@ -302,3 +302,16 @@ def test_the_podium_scenes_words_fit_and_are_large_enough(size, lang):
     assert len(scene) == 4   # 1st, 2nd, 3rd on the steps, 4th beside them
     assert all(b.cap >= 24 for b in scene), [(b.text, b.cap) for b in scene]
     assert problems(scene, size) == []
+
+
+def test_at_rest_a_move_and_a_swerve_is_drawn_along_its_path_not_across():
+    race = at("G1.3 H2.9 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-", "G+3>")   # lane 1 from 3 to 6, then lane 2
+    model = from_race(race)
+    screen = Screen.offscreen(SIZE)
+    screen.draw(model, 0.0)
+    L = layout_for(SIZE, model.track)
+    from companion.screen.track import HIGHLIGHT
+    x, y, w, h = space_rect(1, 5, L)
+    assert screen.surface.get_at((x + w // 2, y + h // 2))[:3] == HIGHLIGHT   # the arrow runs along lane 1 ...
+    x, y, w, h = space_rect(2, 4, L)
+    assert screen.surface.get_at((x + w // 2, y + h // 4))[:3] != HIGHLIGHT   # ... not across the lanes
