@@ -119,7 +119,7 @@ def _figures(p: Widgets, names: list[str], views: dict[str, MascotView], cx: int
     """The mascots of one place side by side, standing on ``top`` (centred on ``cx``, within ``width``)."""
     if not names:
         return
-    r = int(min(width / len(names) / 2.9, height / 2.3))
+    r = int(min(width / len(names) / 2.9, height / 2.6))
     for i, name in enumerate(names):
         fx = cx - width // 2 + int(width * (i + 0.5) / len(names))
         view = views.get(name)
