@@ -315,3 +315,20 @@ def test_at_rest_a_move_and_a_swerve_is_drawn_along_its_path_not_across():
     assert screen.surface.get_at((x + w // 2, y + h // 2))[:3] == HIGHLIGHT   # the arrow runs along lane 1 ...
     x, y, w, h = space_rect(2, 4, L)
     assert screen.surface.get_at((x + w // 2, y + h // 4))[:3] != HIGHLIGHT   # ... not across the lanes
+
+
+def test_through_the_real_wiring_the_strip_and_the_screen_start_the_move_together_and_the_screen_goes_still():
+    from tablekit import TableKit
+    with TableKit(screen=True) as table:
+        sink = table.screen
+        sink.leds = None     # as on a Pi: no LED preview on the screen (the desktop's redraws when the strip changes)
+        table.start_race()
+        table.scan("HS10")   # G+2>: Gobbler 3 -> 5 in lane 1, then over to lane 2
+        moves = [e for e in table.controller.lights.effects.active(table.clock()) if e.kind == "move"]
+        assert [e.path for e in moves] == [((1, 3), (1, 4), (1, 5), (2, 5))]
+        assert sink.move_at is not None and moves[0].start == sink.move_at   # one origin: the card's time
+        table.advance(SLIDE_SECONDS + TIP_SECONDS + 0.5)
+        frames = sink.frames
+        for _ in range(20):   # ten seconds of the kiosk's loop: nothing moves, nothing is drawn
+            table.advance(0.5)
+        assert sink.frames == frames
