@@ -332,3 +332,22 @@ def test_through_the_real_wiring_the_strip_and_the_screen_start_the_move_togethe
         for _ in range(20):   # ten seconds of the kiosk's loop: nothing moves, nothing is drawn
             table.advance(0.5)
         assert sink.frames == frames
+
+
+def test_an_undo_or_a_restart_shows_the_race_at_rest():
+    from companion.rules.table import Table
+    from companion.view.table_view import build
+    table = Table()
+    for text in ("HS-NEW", "HS-PLAYERS-4", "HS-GO", "HS-GO", "HS-GO", "HS15"):
+        table.apply(text)
+    display = Recording()
+    sink = ScreenSink(display)
+    events = table.apply("HS10")
+    sink.events(events, build(table), 5.0)
+    assert sink.move_at == 5.0
+    sink.reset(build(table), 5.1)   # a restart (or an undo): the controller rebuilds the table, resets every sink
+    sink.render(build(table), 5.1)
+    model, now = display.drawn[-1]
+    assert model.move_at is None and not in_motion(model, now)
+    sink.render(build(table), 5.2)
+    assert len(display.drawn) == 1   # and nothing more is drawn
