@@ -345,9 +345,10 @@ def test_an_undo_or_a_restart_shows_the_race_at_rest():
     events = table.apply("HS10")
     sink.events(events, build(table), 5.0)
     assert sink.move_at == 5.0
-    sink.reset(build(table), 5.1)   # a restart (or an undo): the controller rebuilds the table, resets every sink
-    sink.render(build(table), 5.1)
+    view = build(table)
+    sink.reset(view, 5.1)   # a restart (or an undo): the controller rebuilds the table, resets every sink
+    sink.render(view, 5.1)
     model, now = display.drawn[-1]
     assert model.move_at is None and not in_motion(model, now)
-    sink.render(build(table), 5.2)
+    sink.render(view, 5.2)
     assert len(display.drawn) == 1   # and nothing more is drawn
