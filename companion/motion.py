@@ -147,11 +147,10 @@ def point(steps: tuple[Step, ...], share: float) -> tuple[float, float]:
     Raises ValueError for an empty path."""
     if not steps:
         raise ValueError("a path has at least one step (the space it started on)")
-    share = min(max(share, 0.0), 1.0)
-    pos = share * (len(steps) - 1)
-    k = min(int(pos), len(steps) - 2) if len(steps) > 1 else 0
     if len(steps) == 1:
         return float(steps[0][0]), float(steps[0][1])
+    pos = min(max(share, 0.0), 1.0) * (len(steps) - 1)
+    k = min(int(pos), len(steps) - 2)
     f = pos - k
     (l0, s0), (l1, s1) = steps[k], steps[k + 1]
     return l0 + (l1 - l0) * f, s0 + (s1 - s0) * f
