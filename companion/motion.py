@@ -24,7 +24,7 @@ pulse (``companion.lights.render``) runs the same path with the same :func:`slid
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from companion.rules.events import (Collided, Event, Fell, KnockedOut, Moved, OutOfBounds, OutOfBoundsWay, Revealed,
                                     Swerved)
@@ -58,9 +58,13 @@ class Path:
         return len(self.steps) > 1
 
 
-def paths_for(events: Iterable[Event]) -> dict[str, Path]:
+def paths_for(events: Iterable[Event], stood: Mapping[str, Step] | None = None) -> dict[str, Path]:
     """The paths of the last card among ``events`` (the events after its ``Revealed``; all of them when there
-    is none), keyed by lower-case mascot name: every mascot that moved, swerved, fell or was knocked out."""
+    is none), keyed by lower-case mascot name: every mascot that moved, swerved, fell or was knocked out.
+
+    ``stood`` maps a mascot to the ``(lane, space)`` it stood on before the card: a step off the back reports
+    only the space off the track, so a mascot that ran several spaces back before it is known from there
+    (without it, such a path is the last step only)."""
     events = list(events)
     last = max((k for k, e in enumerate(events) if isinstance(e, Revealed)), default=-1)
     steps: dict[str, list[Step]] = {}
@@ -82,11 +86,17 @@ def paths_for(events: Iterable[Event]) -> dict[str, Path]:
             walk(e.mascot.value, (e.from_lane, e.space), ((e.to_lane, e.space),))
         elif isinstance(e, OutOfBounds) and e.way is not OutOfBoundsWay.FOLD:
             name = e.mascot.value
-            if e.way is OutOfBoundsWay.SIDE:
-                here = steps.get(name, [(e.lane - 1 if e.lane > 1 else 1, e.space)])[-1]
+            if name in steps:
+                here = steps[name][-1]
+            elif stood is not None and name in stood:
+                here = stood[name]
+            elif e.way is OutOfBoundsWay.SIDE:
+                here = (e.lane - 1 if e.lane > 1 else 1, e.space)
             else:
-                here = steps.get(name, [(e.lane, e.space + 1)])[-1]
-            walk(name, here, ((e.lane, e.space),))
+                here = (e.lane, e.space + 1)
+            lane, space = here
+            d = 1 if e.space > space else -1
+            walk(name, here, [*((lane, s) for s in range(space + d, e.space, d)), (e.lane, e.space)])
             off.add(name)
         elif isinstance(e, Collided):
             falls[e.mascot.value] = (e.mover.value, (e.lane, e.space))

@@ -367,7 +367,8 @@ def _last_card_effects(race: Race) -> tuple[tuple[MoveView, ...], FoldView | Non
     if folded:
         under = tuple(e.mascot.value for e in events if isinstance(e, OutOfBounds) and e.way is OutOfBoundsWay.FOLD)
         fold = FoldView(folded[-1].fold, folded[-1].first_space, under)
-    return tuple(moves), fold, tuple(paths_for(events).values())
+    stood = {m.mascot.value: (m.lane, m.space) for m in before.state.mascots}
+    return tuple(moves), fold, tuple(paths_for(events, stood).values())
 
 
 def from_race(race: Race, **fields: Unpack[ScreenFields]) -> ScreenModel:

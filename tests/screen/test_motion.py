@@ -352,3 +352,36 @@ def test_an_undo_or_a_restart_shows_the_race_at_rest():
     assert model.move_at is None and not in_motion(model, now)
     sink.render(view, 5.2)
     assert len(display.drawn) == 1   # and nothing more is drawn
+
+
+def test_every_path_runs_from_where_the_mascot_stood_to_where_the_engine_put_it():
+    """Random races (seeded) with notation cards (no deck rules): for every card, each path starts where its
+    mascot stood before the card and ends where the engine put it (a racing or finished mascot), or one step off
+    the track (out of bounds); every step is one space or one lane."""
+    import random
+    from companion.rules.cards import Card
+    from companion.rules.deck import load_deck
+    cards = [c.card for c in load_deck()]
+    rng = random.Random(29)
+    checked = 0
+    for _ in range(40):
+        race = Race()
+        while not race.is_over and len(race.cards) < 40:
+            before = {s.mascot.value: s for s in race.state.mascots}
+            card: Card = rng.choice(cards)
+            paths = paths_for(race.push(card), {n: (s.lane, s.space) for n, s in before.items()})
+            after = {s.mascot.value: s for s in race.state.mascots}
+            for name, path in paths.items():
+                if not path.steps:
+                    continue
+                was, now = before[name], after[name]
+                assert path.steps[0] == (was.lane, was.space), (card.notation(), path)
+                if path.off:
+                    lane, space = path.steps[-1]
+                    assert lane in (0, race.track.lanes + 1) or space < race.track.back_edge(race.state.folds)
+                else:
+                    assert path.steps[-1] == (now.lane, now.space), (card.notation(), path)
+                for (l0, s0), (l1, s1) in zip(path.steps, path.steps[1:]):
+                    assert abs(l1 - l0) + abs(s1 - s0) == 1, (card.notation(), path)
+                checked += 1
+    assert checked > 300
