@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from companion.rules.events import (Collided, Event, Fell, KnockedOut, Moved, OutOfBounds, OutOfBoundsWay, Revealed,
-                                    Swerved)
+from companion.rules.events import (Collided, Event, Fell, KnockedOut, Moved, OutOfBounds, OutOfBoundsWay,
+                                    Recovered, Revealed, Swerved)
 
 SLIDE_SECONDS = 0.6
 """How long a card's moves take to slide along their paths, in seconds (on the screen and the LED strip)."""
@@ -44,13 +44,15 @@ a step off the track."""
 class Path:
     """Where one mascot went on one card: ``steps`` from the space it left to where it ended (one
     ``(lane, space)`` per step; empty when it fell where it stood); ``fall`` the share of the slide (0..1) at which it
-    fell (tips over), or None; ``knocked_out`` it fell while fallen (DQ); ``off`` its last step left the track."""
+    fell (tips over), or None; ``knocked_out`` it fell while fallen (DQ); ``off`` its last step left the track;
+    ``stood_up`` it stood up (recovered from a fall) at the start of the card."""
 
     mascot: str
     steps: tuple[Step, ...]
     fall: float | None = None
     knocked_out: bool = False
     off: bool = False
+    stood_up: bool = False
 
     @property
     def moved(self) -> bool:
@@ -71,6 +73,7 @@ def paths_for(events: Iterable[Event], stood: Mapping[str, Step] | None = None) 
     falls: dict[str, tuple[str, Step | None]] = {}   # who fell: (who made it fall, on which step of theirs)
     knocked: set[str] = set()
     off: set[str] = set()
+    up: set[str] = set()
 
     def walk(name: str, start: Step, to: Iterable[Step]) -> None:
         path = steps.setdefault(name, [start])
@@ -79,7 +82,9 @@ def paths_for(events: Iterable[Event], stood: Mapping[str, Step] | None = None) 
         path.extend(to)
 
     for e in events[last + 1:]:
-        if isinstance(e, Moved) and e.start != e.end:
+        if isinstance(e, Recovered) and e.stood_up:
+            up.add(e.mascot.value)
+        elif isinstance(e, Moved) and e.start != e.end:
             d = 1 if e.end > e.start else -1
             walk(e.mascot.value, (e.lane, e.start), ((e.lane, s) for s in range(e.start + d, e.end + d, d)))
         elif isinstance(e, Swerved):
@@ -108,12 +113,12 @@ def paths_for(events: Iterable[Event], stood: Mapping[str, Step] | None = None) 
                 own = steps.get(name)
                 falls[name] = (name, own[-1] if own else None)
     out: dict[str, Path] = {}
-    for name in dict.fromkeys([*steps, *falls]):
+    for name in dict.fromkeys([*up, *steps, *falls]):
         fall = None
         if name in falls:
             who, at = falls[name]
             fall = _share(steps.get(who, []), at)
-        out[name] = Path(name, tuple(steps.get(name, ())), fall, name in knocked, name in off)
+        out[name] = Path(name, tuple(steps.get(name, ())), fall, name in knocked, name in off, name in up)
     return out
 
 
@@ -172,11 +177,13 @@ def fall_time(path: Path, seconds: float = SLIDE_SECONDS) -> float | None:
 
 
 def settled(paths: Iterable[Path], seconds: float = SLIDE_SECONDS) -> float:
-    """The seconds after the card when every path has played: the slide, then the last fall's tip."""
+    """The seconds after the card when every path has played: standing up, the slide, then the last fall's tip."""
     end = 0.0
     for p in paths:
         if p.moved:
             end = max(end, seconds)
+        if p.stood_up:
+            end = max(end, TIP_SECONDS)
         t = fall_time(p, seconds)
         if t is not None:
             end = max(end, t + TIP_SECONDS)

@@ -1,6 +1,7 @@
 """The last card's moves in motion on the race screen, as a broadcast shows them: each mascot the card moved
 slides along the path it really took (``companion.motion``: lane changes, swerves, a knock back, a step off the
-track), a mascot that falls tips over once it reaches the space where it fell, the running order's rows slide
+track), a mascot that falls tips over once it reaches the space where it fell, one that recovers stands up, the
+running order's rows slide
 to their new places; and, at rest, each row's up or down mark and its gap to the leader in spaces.
 
 Everything here is a function of the model and the screen's clock ``now`` (seconds): the moves start at the
@@ -110,7 +111,9 @@ def draw_moving(p: Widgets, model: ScreenModel, L: Layout, spots: dict[str, Spot
         m = views[name]
         q = paths.get(name)
         tip = -1.0 if q is None else _fell_by(q, t)
-        if q is None or q.fall is None:
+        if q is not None and q.stood_up and t < TIP_SECONDS and not m.fallen:   # recovered: it stands up first
+            tipping(p, m, (cx, cy, r), 1.0 - t / TIP_SECONDS)
+        elif q is None or q.fall is None:
             p.mascot(name, cx, cy, r, fallen=m.fallen, facing=m.facing, ring=C.GOLD if name in placed else None)
         elif q.knocked_out:   # already lying: crossed out once it is hit
             p.mascot(name, cx, cy, r, fallen=True, facing=m.facing, out=tip > 0.0)

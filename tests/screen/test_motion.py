@@ -385,3 +385,20 @@ def test_every_path_runs_from_where_the_mascot_stood_to_where_the_engine_put_it(
                     assert abs(l1 - l0) + abs(s1 - s0) == 1, (card.notation(), path)
                 checked += 1
     assert checked > 300
+
+
+def test_a_mascot_that_recovers_stands_up_first():
+    race = Race.from_position("G1.3 H2.5 D3.3 M4.3 fold:0 pass:1 rev:0 cards:-")
+    race.push_text("HF")
+    race.push_text("HR")   # Hurley stands up where it is (space 5)
+    model = moving(race, move_at=0.0)
+    assert [p.stood_up for p in model.paths] == [True]
+    screen = Screen.offscreen(SIZE)
+    L = layout_for(SIZE, model.track)
+    red = C.colour("hurley")
+    screen.draw(model, 0.01)
+    w0, h0 = colour_box(screen.surface, space_rect(2, 5, L), red)
+    screen.draw(model, TIP_SECONDS + 0.01)
+    w1, h1 = colour_box(screen.surface, space_rect(2, 5, L), red)
+    assert h0 > w0 and w1 > h1   # on its side (its nose down) at first, standing (nose ahead) once up
+    assert in_motion(model, TIP_SECONDS - 0.01) and not in_motion(model, TIP_SECONDS + 0.01)
