@@ -291,5 +291,5 @@ def order_mark(p: Widgets, model: ScreenModel, row: OrderRow, at: tuple[int, int
     return x + w + max(4, int(cap * 0.45))
 
 
-__all__ = ["DOWN", "GAP", "UP", "bent_paths", "draw_moving", "elapsed", "gap_badge", "in_motion", "order_before", "order_mark",
-           "pixel", "row_back", "row_top", "slide_spot", "tipping", "trail"]
+__all__ = ["DOWN", "GAP", "UP", "bent_paths", "draw_moving", "elapsed", "gap_badge", "in_motion", "order_before",
+           "order_mark", "pixel", "row_back", "row_top", "slide_spot", "tipping", "trail"]

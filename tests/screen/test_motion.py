@@ -274,10 +274,12 @@ def test_the_podium_rises_at_the_winners_moment_and_stands_still_after():
     def silver_pixels(now):
         screen.draw(model, now)
         x, y, w, h = scene_rect(L)
-        return sum(screen.surface.get_at((px, py))[:3] == silver for px in range(x, x + w, 4) for py in range(y, y + h, 4))
+        return sum(screen.surface.get_at((px, py))[:3] == silver
+                   for px in range(x, x + w, 4) for py in range(y, y + h, 4))
 
     assert not podium_shown(model, start - 0.1) and silver_pixels(start - 0.1) == 0   # the finish: the track
-    low, mid, top = silver_pixels(start), silver_pixels(start + PODIUM_SECONDS / 2), silver_pixels(start + PODIUM_SECONDS)
+    low, mid = silver_pixels(start), silver_pixels(start + PODIUM_SECONDS / 2)
+    top = silver_pixels(start + PODIUM_SECONDS)
     assert low == 0 < mid < top                                          # the 2nd's step rises
     assert in_motion(model, start + PODIUM_SECONDS / 2) and not in_motion(model, start + PODIUM_SECONDS + 0.01)
     assert silver_pixels(start + 6.0) == top and podium_shown(model, start + 6.0)  # through the side bet's moment
