@@ -38,3 +38,16 @@ panel --screen game-over --now 7 --out docs/screen-game-over-800x480-page2.png
 hotstreak screenshot --size 1280x720 --screen race --cards HS32 HS51 HS02 HS24 HS21 HS35 HS53 HS10 HS05 HS12 HS49 \
     HS18 HS13 --out docs/screen-turned-720p.png
 hotstreak screenshot --size 1280x720 --screen race --cards H+2 G+1 A+1 --out docs/screen-all-720p.png
+# A move in motion (docs/motion/): Gobbler's G+3> (HS11) runs 6 -> 9 in lane 2, knocks Hurley down on 7, swerves
+# into lane 3; frames 0.1, 0.25, 0.4 and 0.55 s after the card, then at rest; and the podium rising at the race's end
+mkdir -p docs/motion
+move=(HS15 HS10 HS30 HS36 HS45 HS11)
+for t in 0.1 0.25 0.4 0.55; do
+    shot --screen race --cards "${move[@]}" --now "$t" --out "docs/motion/move-$t-1080p.png"
+    hotstreak screenshot --size 800x480 --screen race --cards "${move[@]}" --now "$t" --out "docs/motion/move-$t-800x480.png"
+done
+shot --screen race --cards "${move[@]}" --out docs/motion/move-rest-1080p.png
+hotstreak screenshot --size 800x480 --screen race --cards "${move[@]}" --out docs/motion/move-rest-800x480.png
+for t in 2.8 3.3; do
+    shot --screen race-end --now "$t" --out "docs/motion/podium-$t-1080p.png"
+done
