@@ -9,7 +9,7 @@ from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
 from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
-from companion.screen.motion import gap_badge, order_mark, row_back, row_top
+from companion.screen.motion import gap_badge, order_before, order_mark, row_back, row_top
 from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
@@ -88,9 +88,15 @@ class RacePanels(Widgets):
             self.mascot(row.mascot, mx, cy, r, fallen=view.fallen and not out, facing=view.facing, out=out,
                         ring=C.GOLD if view.status == "finished" else None)
             right = self._order_right(model, row, view, (x + w - pad, cy), cols, col_w, cap, ocap)
-            self.label(row.mascot.upper(), cap, (nx, cy), C.DIM_TEXT if out else C.TEXT, "midleft",
-                       max_w=right - nx - int(10 * u))
+            name = self.label(row.mascot.upper(), cap, (nx, cy), C.DIM_TEXT if out else C.TEXT, "midleft",
+                              max_w=right - nx - int(10 * u))
             bx, by = x + pad, ry + int(cap * 1.45) + int(8 * u) + int(badge * 0.92)
+            if by + badge * 0.92 > ry + step:   # the compact order (the 7-inch panel): one line a row, the up or
+                change = order_before(model).get(row.mascot, 0)   # down mark after the name where it fits
+                mx = name[0] + name[2] + int(10 * u)
+                if change and mx + badge * 2.35 + self.font(badge).size(str(abs(change)))[0] <= right - int(8 * u):
+                    order_mark(self, model, row, (mx, cy), badge)
+                continue
             badges = [(self.w(b) if b in BADGE_FILL else b, BADGE_FILL.get(b, shade(C.PANEL, 1.7))) for b in row.badges]
             if row.space is not None:
                 badges.append((self.w("space", n=row.space), shade(C.PANEL, 1.7)))

@@ -58,6 +58,10 @@ EDGE: RGB = C.TEXT
 colour under simulated deuteranopia, protanopia and tritanopia (tests/screen/test_fallen_mascot.py)."""
 
 
+FALLEN_NOSE = 60.0
+"""How far a fallen mascot's nose points down from ahead, in degrees (its letter stays upright)."""
+
+
 def _inset(points: list[tuple[int, int]], centre: tuple[int, int], by: int) -> list[tuple[int, int]]:
     """A polygon's ``points`` pulled ``by`` pixels toward ``centre`` (pushed away for a negative ``by``: the
     edge drawn round the body)."""
@@ -279,24 +283,25 @@ class Widgets:
         self.pg.draw.polygon(self.surface, colour, [(x1, y1), left, right])
 
     def mascot(self, name: str, cx: int, cy: int, r: int, fallen: bool = False, facing: str = "forward",
-               out: bool = False, ring: RGB | None = None, letter_cap: float | None = None) -> None:
+               out: bool = False, ring: RGB | None = None, letter_cap: float | None = None,
+               tip: float = 0.0) -> None:
         """A mascot: a body in its colour with a light edge (it stands out from the track for every colour
         vision), a nose toward where it faces and its letter, upright; fallen: the nose points to the ground
-        and a fallen mark (a light disc with a dark arrow down) sits at its back foot; grey with a red cross
-        if out (DQ); a ring in ``ring`` colour if given. ``letter_cap``: the letter's smallest capital height
-        in pixels (the track's figures; the letter is then recorded by the measuring hook, role ``letter``)."""
+        (:data:`FALLEN_NOSE` degrees down) and a fallen mark (a light disc with a dark arrow down) sits at its
+        back foot; grey with a red cross if out (DQ); a ring in ``ring`` colour if given. ``tip`` (0..1): how
+        far a standing mascot is through tipping over, its nose that share of the way down (the motion of a
+        fall). ``letter_cap``: the letter's smallest capital height in pixels (the track's figures; the letter
+        is then recorded by the measuring hook, role ``letter``)."""
         pg, s = self.pg, self.surface
         col = C.OUT if out else C.colour(name)
         d = 1 if facing == "forward" else -1
         cap = r * 0.95 if letter_cap is None else max(r * 0.95, letter_cap)
         r = max(r, int(cap * 0.74))   # a letter at its floor keeps its body round it
         edge = max(2, r // 6)
-        if fallen:   # the nose to the ground, ahead of the figure
-            tip = (cx + d * int(r * 1.2), cy + int(r * 1.35))
-            nose = [(cx + d * int(r * 0.95), cy - int(r * 0.1)), tip, (cx + d * int(r * 0.1), cy + int(r * 0.95))]
-        else:
-            nose = [(cx + d * int(r * 0.75), cy - int(r * 0.55)), (cx + d * int(r * 1.45), cy),
-                    (cx + d * int(r * 0.75), cy + int(r * 0.55))]
+        angle = math.radians(FALLEN_NOSE * (1.0 if fallen else min(1.0, max(0.0, tip))))   # down, ahead
+        nose = [(cx + d * round(x * math.cos(angle) - y * math.sin(angle)),
+                 cy + round(x * math.sin(angle) + y * math.cos(angle)))
+                for x, y in ((r * 0.75, -r * 0.55), (r * 1.45, 0.0), (r * 0.75, r * 0.55))]
         pg.draw.polygon(s, EDGE, _inset(nose, (cx, cy), -edge))
         pg.draw.circle(s, EDGE, (cx, cy), r + edge)
         pg.draw.polygon(s, col, nose)
@@ -364,4 +369,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["EDGE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["EDGE", "FALLEN_NOSE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]
