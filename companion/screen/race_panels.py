@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
-from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
+from companion.screen.model import (MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, SeatView,
+                                    running_order)
 from companion.screen.motion import gap_badge, order_before, order_mark, row_back, row_top
 from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
 MASCOT_NAMES = MASCOT_ORDER
+TICKET_FIGURE = 0.62
+"""A ticket's mascot figure in the money panel's compact form: its radius as a share of the pay's capital."""
 MOVE_CALM = (70, 110, 170)
 """The fill of a move's word that is no alarm (TURNED, UP): a calm blue, white words on it."""
 
@@ -299,7 +302,8 @@ class RacePanels(Widgets):
     def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """Each seat's money (most first) and what its tickets would pay if the race ended now: in total beside
         the money, and ticket by ticket under it (``HURLEY TOP: +$10``) where there is room for every ticket;
-        otherwise one line per seat, in two columns for more than four seats."""
+        else in two columns with each ticket as its mascot's figure and the pay (``(H) +$10``, ``YES -$5``)
+        where those fit a line a seat; otherwise one line per seat, in two columns for more than four seats."""
         x, y, w, h = rect
         rows = seat_rows(model)
         racing = any(s.pays_now for s in rows)
@@ -324,6 +328,7 @@ class RacePanels(Widgets):
         tickets = {s.name: [short_ticket(t) + (f": {_dollars(s.pays_now[k])}" if k < len(s.pays_now) else "")
                             for k, t in enumerate(s.tickets)] for s in rows}
         cols, full = 1 if len(rows) <= 4 else 2, False
+        compact: dict[str, list[tuple[str, str, int]]] | None = None
         if racing:   # the full form where every ticket fits: one column, else two
             for n in (1, 2):
                 per = -(-len(rows) // n)
@@ -332,6 +337,11 @@ class RacePanels(Widgets):
                 if all(lines) and per * (line + max(len(k) for k in lines) * pill_h) <= room:
                     cols, full = n, True
                     break
+            cw = (w - 2 * pad - gap) // 2
+            if not full and -(-len(rows) // 2) * (line + pill_h) <= room:   # the compact form, two columns
+                forms = {s.name: self._compact_tickets(s, pill, cw, u) for s in rows}
+                if all(f is not None for f in forms.values()):
+                    cols, compact = 2, {k: f for k, f in forms.items() if f is not None}
         per_col = -(-len(rows) // cols)
         step = room // per_col
         cw = (w - 2 * pad - gap * (cols - 1)) // cols
@@ -346,12 +356,36 @@ class RacePanels(Widgets):
                 right = self.label(_dollars(total), cap, (right - int(20 * u), cy), colour, "midright",
                                    role="figure")[0]
             self.label(seat.name.upper(), cap, (cx, cy), C.TEXT, "midleft", max_w=right - cx - int(16 * u))
+            for stack, text, px in (compact or {}).get(seat.name, []):
+                tx, ty = cx + px, ry + line + pill_h // 2
+                if stack in C.COLOURS:   # the mascot's figure names the ticket, its pay beside it
+                    r = int(pill * TICKET_FIGURE)
+                    self.mascot(stack, tx + r, ty, r)
+                    tx += int(r * 2.6)
+                self.pill(text, pill, (tx, ty), _stack_colour(stack), role="figure")
             if full:
                 for n, row in enumerate(self.pill_lines(tickets[seat.name], pill, cw, u)):
                     for k, px in row:
                         stack = seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
                         self.pill(tickets[seat.name][k], pill, (cx + px, ry + line + n * pill_h),
                                   _stack_colour(stack), anchor="topleft", role="figure")
+
+
+    def _compact_tickets(self, seat: SeatView, pill: float, width: int, u: float
+                         ) -> list[tuple[str, str, int]] | None:
+        """A seat's tickets in one line ``width`` pixels wide: per ticket its stack, the pill's text (the pay;
+        ``YES +$10`` for a YES or NO ticket, whose stack has no figure) and its x; None when they do not fit."""
+        out, x = [], 0
+        for k, pays in enumerate(seat.pays_now):
+            stack = seat.stacks[k] if k < len(seat.stacks) else ""
+            figure = stack in C.COLOURS
+            text = _dollars(pays) if figure else f"{self.w(stack) if stack in ('yes', 'no') else stack.upper()} " \
+                f"{_dollars(pays)}".strip()
+            wd = (int(int(pill * TICKET_FIGURE) * 2.6) if figure else 0) + self.font(pill).size(text)[0] \
+                + 2 * int(pill * 0.55)
+            out.append((stack, text, x))
+            x += wd + int(12 * u)
+        return out if x - int(12 * u) <= width else None
 
 
 def short_ticket(text: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from companion.screen.layout import LARGE, MEDIUM, SMALL, metrics_for
+from companion.screen.layout import LARGE, MEDIUM, SMALL, layout_for, metrics_for
 from companion.screen.model import ScreenModel, replace, sample_model
 from companion.screen.widgets import TextBox
 
@@ -218,25 +218,30 @@ def test_stale_odds_are_dimmed_and_say_they_are_updating():
 
 
 def test_the_money_panel_shows_what_each_ticket_pays_if_the_race_ended_now():
-    """Ticket by ticket where every seat's tickets fit at the size class's figure size (two seats at 1080p,
-    the amounts 28 px); with four seats at 1080p each seat's total, 28 px."""
+    """At 1080p, 28 px: with two seats each ticket by name with its pay; with four (no room for the names),
+    each ticket as its mascot's figure and its pay, YES and NO by word, in two columns; and each seat's total."""
     from companion.screen.draw import Painter
+    from companion.screen.race_panels import _dollars
     model = _sample("race", "en")
     painter = Painter(pygame.Surface((1920, 1080)))
     painter.boxes = []
     painter.draw(model, now=1.0)
+    money = layout_for((1920, 1080)).seats
+    pays = [b for b in painter.boxes if b.role == "figure" and _inside(b, TextBox(money, "", 0))]
     for seat in model.seats:
-        total = next(b for b in painter.boxes if b.text == f"+${sum(seat.pays_now)}" or
-                     (sum(seat.pays_now) == 0 and b.text == "$0"))
-        assert total.cap >= 28 - 0.5
+        total = _dollars(sum(seat.pays_now))
+        assert any(b.text == total for b in pays), (seat.name, total)
+        for stack, paid in zip(seat.stacks, seat.pays_now):
+            want = _dollars(paid) if stack not in ("yes", "no") else f"{stack.upper()} {_dollars(paid)}"
+            assert any(b.text == want and b.cap >= 28 - 0.5 for b in pays), (seat.name, want)
     model = replace(model, seats=tuple(s for s in model.seats if s.name in ("Ann", "Bram")))
     painter.draw(model, now=1.0)
     texts = [b.text for b in painter.boxes]
     ann = next(s for s in model.seats if s.name == "Ann")
     assert "IF IT ENDED NOW" in texts
-    for ticket, pays in zip(ann.tickets, ann.pays_now):   # "DANGLE MIDDLE: $0": the ticket without its side
+    for ticket, paid in zip(ann.tickets, ann.pays_now):   # "DANGLE MIDDLE: $0": the ticket without its side
         short = ticket.upper().partition(",")[0]
-        hit = [b for b in painter.boxes if b.text.startswith(short + ":") and b.text.endswith(f"${abs(pays)}")]
+        hit = [b for b in painter.boxes if b.text.startswith(short + ":") and b.text.endswith(f"${abs(paid)}")]
         assert hit and hit[0].cap >= 28 - 0.5, (short, texts)
     assert f"+${sum(ann.pays_now)}" in texts
 
