@@ -135,6 +135,7 @@ class Controller:
         self._odds_in: queue.SimpleQueue[OddsView] = queue.SimpleQueue()
         self.join_url_source = join_url
         self.seat_codes: Callable[[TableView], Mapping[int, str]] | None = None  # the phone page's consent codes
+        self.join_code: Callable[[TableView], str | None] | None = None  # the phone page's join code (in the QR)
         self._gates: dict[int, Callable[[], bool]] = {}
         self.join_url: str | None = None
         self._address_at = 0.0
@@ -163,6 +164,7 @@ class Controller:
                 view = dataclasses.replace(view, seat_codes=dict(self.seat_codes(view)))
             except Exception as exc:  # noqa: BLE001 - no codes shown rather than no table
                 log.warning("seat consent codes not made (%s)", exc)
+        view = self._joined(view)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
             local = tuple(self._local(events, view.seat_name, view.deck))
@@ -454,7 +456,18 @@ class Controller:
             return
         if url != self.join_url:
             self.join_url = url
-            self.view = dataclasses.replace(self.view, join_url=url)
+            self.view = self._joined(dataclasses.replace(self.view, join_url=url))
+
+    def _joined(self, view: TableView) -> TableView:
+        """``view`` with the join code in its page address (``http://HOST:PORT/?join=CODE``, the QR code's)."""
+        if self.join_code is None or not view.join_url:
+            return view
+        try:
+            code = self.join_code(view)
+        except Exception as exc:  # noqa: BLE001 - the address without the code rather than no table
+            log.warning("join code not made (%s)", exc)
+            return view
+        return dataclasses.replace(view, join_url=f"{view.join_url.split('?', 1)[0]}?join={code}") if code else view
 
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
