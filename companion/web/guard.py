@@ -96,12 +96,13 @@ class RateLimit:
 
 @dataclass
 class Backoff:
-    """Wrong codes (join or consent) per client address: after its n-th wrong code in a row an address waits
-    ``first * 2 ** (n - 1)`` seconds, at most ``longest``, before another code of it is looked at. A right code
-    clears its count; no other address is ever slowed (so a seat's owner is never locked out). ``clock`` is
-    monotonic seconds. With the defaults an address makes at most 14 guesses in 3 hours
-    (docs/web-hardening.md)."""
+    """Wrong codes (join or consent) per client address: the first ``free`` wrong codes in a row cost nothing
+    (a typo), then after its n-th wrong code an address waits ``first * 2 ** (n - free - 1)`` seconds, at most
+    ``longest``, before another code of it is looked at. A right code clears its count; no other address is
+    ever slowed (so a seat's owner is never locked out). ``clock`` is monotonic seconds. With the defaults
+    an address has at most 16 codes looked at in 3 hours (docs/web-hardening.md)."""
 
+    free: int = 2
     first: float = 1.0
     longest: float = 3600.0
     keep: int = 65536  # addresses remembered at most (those whose wait ended longest ago are forgotten first)
@@ -115,7 +116,7 @@ class Backoff:
     def miss(self, address: str) -> float:
         """A wrong code from ``address``: returns how long it must now wait."""
         misses = self._misses.pop(address, (0, 0.0))[0] + 1
-        delay = min(self.longest, self.first * 2.0 ** min(misses - 1, 60))
+        delay = 0.0 if misses <= self.free else min(self.longest, self.first * 2.0 ** min(misses - self.free - 1, 60))
         self._misses[address] = (misses, self.clock() + delay)
         if len(self._misses) > self.keep:
             now = self.clock()
