@@ -47,6 +47,7 @@ class WebSink(NullSink):
         self.call: list[str] = []
         self.claims: dict[int, int] = {}
         self.seating = Seating()
+        self._rebuilt_for: object = None  # the journaled entries the seating was last read whole from
         self.phone_notice: str | None = None  # the line every phone shows (not the Sink method `notice`)
         self._view: TableView | None = None
         self._failed = False
@@ -68,8 +69,7 @@ class WebSink(NullSink):
         self._answer(view, False, RefusalMessage(error))  # the asking phone: the reason code and its fields too
 
     def reset(self, view: TableView, now: float) -> None:
-        self.seating = Seating()  # an undo, a restart: read the game's entries again, once
-        self._load_claims(view)
+        self._load_claims(view, rebuild=True)  # an undo, a restart: read the game's entries again, once
         self.phone_notice = None
         self._publish(view)
 
@@ -82,13 +82,19 @@ class WebSink(NullSink):
         if view.input is not None and view.input.request is not None:
             self._send(self.hub.outcome, view.input.request, accepted, message)
 
-    def _load_claims(self, view: TableView) -> None:
-        """Fold the view's new journal entries into :attr:`seating` (all of them after an undo or a restart)."""
+    def _load_claims(self, view: TableView, rebuild: bool = False) -> None:
+        """Fold the view's new journal entries into :attr:`seating`; with ``rebuild`` read them all again, unless
+        the seating was just read whole from these very entries (the controller asks for codes first)."""
+        journaled = view.journaled
         try:
-            self.seating.sync(view.journaled)
+            if rebuild and self._rebuilt_for is not journaled:
+                self.seating = Seating.of(journaled)
+                self._rebuilt_for = journaled
+            elif self.seating.sync(journaled):
+                self._rebuilt_for = journaled
         except Exception as exc:  # noqa: BLE001 - a bad entry: read them all again next time
             log.warning("seat claims not read from the journal entries (%s)", exc)
-            self.seating = Seating()
+            self.seating, self._rebuilt_for = Seating(), None
         self.claims = dict(self.seating.claims)
 
     def codes(self, view: TableView) -> dict[int, str]:
