@@ -197,14 +197,16 @@ def cafe_attacks(seconds: float = 6.0) -> int:
             stop_kiosk(kiosk)
 
         # 4. connection caps
-        kiosk, port, _ = kiosk_at(Path(tmp) / "caps.db", (), lambda v: True)
-        try:
-            loads, before, held = caps(port, seconds)
-            note("a new phone against 12 x 16 + 25 x 3 held WebSockets", all(loads),
-                 f"{sum(loads)} of {len(loads)} new phones loaded the page and opened their WebSocket; the attack "
-                 f"held {before} of its 267 WebSockets before they came, {held} after")
-        finally:
-            stop_kiosk(kiosk)
+        for plan in ([(16, 12), (3, 25)], [(4, 70)]):
+            kiosk, port, _ = kiosk_at(Path(tmp) / "caps.db", (), lambda v: True)
+            try:
+                loads, before, held = caps(port, plan)
+                what = " + ".join(f"{n} x {count}" for count, n in plan)
+                note(f"a new phone against {what} held WebSockets", all(loads),
+                     f"{sum(loads)} of {len(loads)} new phones loaded the page and opened their WebSocket; the "
+                     f"attack held {before} of its {sum(c * n for c, n in plan)} before they came, {held} after")
+            finally:
+                stop_kiosk(kiosk)
 
         # 3. a phone-hour of inputs
         figures = {}
@@ -262,38 +264,42 @@ def guess(port: int, join: str | None, seat: int, right: str, seconds: float) ->
     return looked, slowed[0]
 
 
-def caps(port: int, seconds: float) -> tuple[list[bool], int, int]:
-    """Hold the report's WebSockets, then 41 new phones: (each one's page and WebSocket ok, attack sockets
-    held before they came, still held at the end)."""
+def caps(port: int, plan: list[tuple[int, int]]) -> tuple[list[bool], int, int]:
+    """Hold ``plan``'s WebSockets (``[(per address, addresses)]``), then 41 new phones come: (each one's page
+    and WebSocket ok, attack sockets held before they came, still held at the end)."""
     from websockets.asyncio.client import connect
     stop = threading.Event()
     held = [0]
 
     async def hold(source: str) -> None:
+        """One attack WebSocket from ``source``, opened again whenever it is refused or closed."""
         import socket
-        try:
-            sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
-            async with connect(f"ws://127.0.0.1:{port}/ws", sock=sock, origin=f"http://127.0.0.1:{port}",
-                               open_timeout=10) as ws:
-                held[0] += 1
-                try:
-                    while not stop.is_set():
-                        try:
-                            await asyncio.wait_for(ws.recv(), 0.5)
-                        except asyncio.TimeoutError:
-                            pass
-                finally:
-                    held[0] -= 1
-        except Exception:  # noqa: BLE001 - refused or closed to make room: the figures show it
-            return
+        while not stop.is_set():
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+                async with connect(f"ws://127.0.0.1:{port}/ws", sock=sock, origin=f"http://127.0.0.1:{port}",
+                                   open_timeout=10) as ws:
+                    held[0] += 1
+                    try:
+                        while not stop.is_set():
+                            try:
+                                await asyncio.wait_for(ws.recv(), 0.5)
+                            except asyncio.TimeoutError:
+                                pass
+                    finally:
+                        held[0] -= 1
+            except Exception:  # noqa: BLE001 - refused or closed to make room: tried again
+                await asyncio.sleep(0.5)
 
     async def attack() -> None:
-        sources = [f"127.0.1.{a}" for a in range(12) for _ in range(16)]
-        sources += [f"127.0.2.{a}" for a in range(25) for _ in range(3)]
+        sources = [f"127.1.{k}.{a}" for k, (count, n) in enumerate(plan) for a in range(n) for _ in range(count)]
         await asyncio.gather(*(hold(s) for s in sources))
     thread = threading.Thread(target=lambda: asyncio.run(attack()), daemon=True)
     thread.start()
-    time.sleep(max(3.0, seconds / 2))
+    deadline, last, steady = time.monotonic() + 30, -1, 0.0
+    while time.monotonic() < deadline and steady < 3.0:  # until the attack holds all it can for 3 s
+        time.sleep(0.5)
+        steady, last = (steady + 0.5, last) if held[0] == last else (0.0, held[0])
     before = held[0]
     from websockets.sync.client import connect as ws_connect
     import socket
