@@ -5,7 +5,7 @@ refused or not with its figures. Run by ``python bench/attack.py --cafe [--secon
 1. seat squatting: a script watching ``/ws`` claims every free seat as soon as the player count is scanned,
    without the join code (and with a made-up one); nothing the network serves shows the code;
 2. the Dealer: a phone's seat named, then freed, at the kiosk; the phone's token, then the script, try again;
-3. a phone-hour of renames: a journal holding 7,200 phone inputs; the kiosk's start-up and the time a scan
+3. a phone-hour of renames: a journal holding 7,200 (and 65,000) phone inputs; the kiosk's start-up and the time a scan
    typed at the kiosk takes to reach a phone's WebSocket, beside an empty journal; then a phone renaming as
    fast as it can for S seconds (how many renames are journaled);
 4. connection caps: 16 WebSockets from each of 12 addresses and 3 from each of 25 more, then 41 new phones
@@ -210,7 +210,7 @@ def cafe_attacks(seconds: float = 6.0) -> int:
 
         # 3. a phone-hour of inputs
         figures = {}
-        for n in (0, 7200):
+        for n in (0, 7200, 65000):
             path = Path(tmp) / f"renames-{n}.db"
             game = [Entry(1, 0.0, "scan", "HS-NEW"), Entry(2, 0.0, "scan", "HS-PLAYERS-3"),
                     Entry(3, 0.0, "scan", "HS-GO")]
