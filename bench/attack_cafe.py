@@ -1,4 +1,4 @@
-"""The phone page in a shared room (a café, a club, a party's Wi-Fi): the attacks of issue 30 against real kiosk
+"""The phone page in a shared room (a café, a club, a party's Wi-Fi): its attacks against real kiosk
 children (``hotstreak run --hardware mock --web 127.0.0.1:PORT --display none --audio none``), each printed as
 refused or not with its figures. Run by ``python bench/attack.py --cafe [--seconds S]``.
 
