@@ -183,6 +183,7 @@ function render(v) {
   $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
   $("join-code").placeholder = t("code"); $("join-key").placeholder = t("join_code");
   $("race-no").textContent = v.players ? t("race_of", {n: v.race, m: v.races}) : "";
+  drawSeat(v);  // first: it drops a seat this phone no longer holds (the Dealer, a new game) before "Your pick!"
   let phase = t(v.phase);
   if (v.phase === "new-game") phase += " · " + t("no_game");
   if (v.whose_pick) {
@@ -190,7 +191,7 @@ function render(v) {
     phase = m && m.seat === v.whose_pick ? t("your_pick") : t("picks", {name: seatName(v, v.whose_pick)});
   }
   $("phase").textContent = phase;
-  drawSeat(v); drawPick(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
+  drawPick(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
   $("address").textContent = v.address || "";
 }
 function showCode() {  // a seat the table plays is claimed with the code shown beside it on the screen
