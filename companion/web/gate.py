@@ -70,7 +70,7 @@ class Gate:
     def refusal(self, address: str, kind: str) -> str | None:
         """None when ``address`` may open one more connection of ``kind``, else a one-line reason."""
         lim = self.limits
-        cap = lim.http_per_address if kind == HTTP else lim.websockets_per_address
+        cap = self._cap(kind)
         if self.open[address, kind] >= cap:
             return f"too many {kind} connections from {address} (expected at most {cap} at once)"
         total, held = self.total, self.per_address[address]
@@ -78,14 +78,16 @@ class Gate:
             return f"the table's page is full ({total} connections); try again in a minute"
         return None
 
+    def _cap(self, kind: str) -> int:
+        return self.limits.http_per_address if kind == HTTP else self.limits.websockets_per_address
+
     def admit(self, address: str, kind: str, conn: Any) -> str | None:
         """Take a place for ``conn`` of ``address``, or say why not. When every place is taken and ``address``
         holds fewer than ``newcomer``, the longest-idle connection of the address holding the most gives way
         (closed at once), if that address holds more than ``address`` would: a new phone always gets in."""
         why = self.refusal(address, kind)
-        if why and self.open[address, kind] < (self.limits.http_per_address if kind == HTTP
-                                               else self.limits.websockets_per_address) \
-                and self.per_address[address] < self.limits.newcomer and self._make_room(address):
+        full = why is not None and self.open[address, kind] < self._cap(kind)  # the page's cap, not the address's
+        if full and self.per_address[address] < self.limits.newcomer and self._make_room(address):
             why = self.refusal(address, kind)
         if why is None:
             self.take(address, kind, conn)
