@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 held = ", ".join(f"{t['ticket']} {t['side']}" for t in seat["tickets"]) or "no tickets"
             double = f", double: {seat['double']}" if seat["double"] else ""
-            print(f"  {seat['name']}: ${seat['money']}, {held}{double}")
+            code = f" (a phone takes it with code {seat['code']})" if seat["code"] else ""
+            print(f"  {seat['name']}: ${seat['money']}, {held}{double}{code}")
+        if status["join_url"]:
+            print(f"  phones join at {status['join_url']}")
     return 0
 
 

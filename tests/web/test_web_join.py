@@ -171,3 +171,12 @@ def test_a_scan_reaches_the_phones_within_250_ms_after_a_phone_hour_of_inputs(tm
             assert time.monotonic() - began < 5.0, "the scan never reached /api/view"
         took = time.monotonic() - began
     assert took < 0.25, f"the scan took {took * 1000:.0f} ms to reach /api/view"
+
+
+def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
+    db = tmp_path / "journal.db"
+    with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
+        url, dora = table.controller.view.join_url, code_on_screen(table, 3)
+    assert cli_main(["status", "--db", str(db)]) == 0
+    text = capsys.readouterr().out
+    assert f"phones join at {url}" in text and f"Dora: $10, no tickets (a phone takes it with code {dora})" in text
