@@ -189,7 +189,7 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
         if given is None or given == "":
             raise WebRefusal("this phone has no join code (expected the 6 characters shown under the QR code on "
                              "the table's screen)", Reason.NOT_YOURS, 403, need="join")
-        if not same_join(given, hub.join):
+        if not any(same_join(given, code) for code in (hub.join, *hub.earlier_joins)):
             backoff.miss(client)
             raise WebRefusal(f"join code {str(given)[:8]!r} is not this game's (expected the 6 characters shown "
                              "under the QR code on the table's screen)", Reason.NOT_YOURS, 403, need="join")

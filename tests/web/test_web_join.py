@@ -180,3 +180,16 @@ def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
     assert cli_main(["status", "--db", str(db)]) == 0
     text = capsys.readouterr().out
     assert f"phones join at {url}" in text and f"Dora: $10, no tickets (a phone takes it with code {dora})" in text
+
+
+def test_the_same_game_written_to_a_fresh_journal_keeps_its_join_code_until_the_next_game(tmp_path):
+    db = tmp_path / "journal.db"
+    with started(LiveTable(db, limit=FAST), *STANDARD_GAME) as table:
+        before = join_of(table)
+        Path(db).unlink()  # deleted while the kiosk runs: the same game goes on in a new journal (a new identity)
+        started(table, "HS-T-HURLEY-1-S")
+        assert join_of(table) != before  # the screen shows the new journal's code ...
+        assert post(table, "/api/claim", {"seat": 2, "name": "Bo", "join": before})[0] == 200  # ... the old one holds
+        started(table, "HS-NEW", "HS-PLAYERS-3")
+        status, answer = post(table, "/api/claim", {"seat": 1, "name": "Cy", "join": before})
+        assert status == 403 and answer["need"] == "join"  # a new game: its own code only
