@@ -135,12 +135,14 @@ class Controller:
         self._odds_in: queue.SimpleQueue[OddsView] = queue.SimpleQueue()
         self.join_url_source = join_url
         self.seat_codes: Callable[[TableView], Mapping[int, str]] | None = None  # the phone page's consent codes
+        self.join_code: Callable[[TableView], str | None] | None = None  # the phone page's join code (in the QR)
         self._gates: dict[int, Callable[[], bool]] = {}
         self.join_url: str | None = None
         self._address_at = 0.0
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
         self._recorded: int | None = None  # first input id of the game last summarised at its end
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
+        self._made: tuple[list[Entry], dict[int, str], list[Journaled]] = ([], {}, [])  # see _journaled
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
         self._seat_word, self._printed, self._local = _words(language)
         from companion.call.announcer import Announcer
@@ -153,8 +155,7 @@ class Controller:
     # ----- the view -----------------------------------------------------------------------------------
     def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
         """The TableView of the table now, with the race call lines of ``events`` computed once here."""
-        journaled = tuple(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
-                          for e in self.entries)
+        journaled = self._journaled()
         view = build(self.table, names=self.names, seat_word=self._seat_word, odds=self._odds,
                      join_url=self.join_url, input=input, form=self.form, journaled=journaled)
         view = dataclasses.replace(view, journal_identity=self.journal.identity)
@@ -163,12 +164,23 @@ class Controller:
                 view = dataclasses.replace(view, seat_codes=dict(self.seat_codes(view)))
             except Exception as exc:  # noqa: BLE001 - no codes shown rather than no table
                 log.warning("seat consent codes not made (%s)", exc)
+        view = self._joined(view)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
             local = tuple(self._local(events, view.seat_name, view.deck))
             announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
             view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
         return view
+
+    def _journaled(self) -> tuple[Journaled, ...]:
+        """The view's ``journaled`` of :attr:`entries`: each entry's Journaled made once (a game of 65,000 phone
+        inputs costs a tuple copy per input, not 65,000 new objects); made anew when the list or skips change."""
+        made, entries = self._made, self.entries
+        if made[0] is not entries or made[1] is not self.skipped or len(made[2]) > len(entries):
+            made = self._made = (entries, self.skipped, [])
+        made[2].extend(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
+                       for e in entries[len(made[2]):])
+        return tuple(made[2])
 
     def odds_ready(self, odds: OddsView) -> None:
         """New odds from the odds worker (any thread): in the view at the next loop pass."""
@@ -454,7 +466,18 @@ class Controller:
             return
         if url != self.join_url:
             self.join_url = url
-            self.view = dataclasses.replace(self.view, join_url=url)
+            self.view = self._joined(dataclasses.replace(self.view, join_url=url))
+
+    def _joined(self, view: TableView) -> TableView:
+        """``view`` with the join code in its page address (``http://HOST:PORT/?join=CODE``, the QR code's)."""
+        if self.join_code is None or not view.join_url:
+            return view
+        try:
+            code = self.join_code(view)
+        except Exception as exc:  # noqa: BLE001 - the address without the code rather than no table
+            log.warning("join code not made (%s)", exc)
+            return view
+        return dataclasses.replace(view, join_url=f"{view.join_url.split('?', 1)[0]}?join={code}") if code else view
 
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
