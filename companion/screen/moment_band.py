@@ -1,10 +1,11 @@
 """The big moment band of the race screen (a mixin of the screen's Painter): a fall, a knockout, out of
 bounds, a finish, the winner or the side bet's answer as a full-width band over the bottom panels.
 
-The band covers the last card, the race call and the money for a few seconds; the track and the running
-order above it stay in view (they are what the next card needs). On the left the mascot's disc (with the
-fallen mark for a fall, crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note
-saying what to do with the figure, on the right the paid place. The winner's band shows the podium.
+The band covers the last card, the race call and the money for a few seconds (on the 7-inch panel the
+running order and the money, whole); the track and, on larger screens, the running order above it stay in
+view (they are what the next card needs). On the left the mascot's disc (with the fallen mark for a fall,
+crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note saying what
+to do with the figure, on the right the paid place. The winner's band shows the podium.
 """
 
 from __future__ import annotations

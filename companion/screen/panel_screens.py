@@ -7,12 +7,17 @@ from __future__ import annotations
 from companion import colours as C
 from companion.screen.layout import KEY_CAP, Layout, Rect
 from companion.screen.model import ScreenModel, StandingView
-from companion.screen.screens import OtherScreens, _frac
+from companion.screen.screens import OtherScreens
 from companion.screen.widgets import shade
 from companion.screen.words import place as ordinal
 
 PAGE_SECONDS = 6.0
 """How long each page of the final standings stays up on the 7-inch panel (seconds on the screen's clock)."""
+
+
+def _frac(L: Layout, x: float, y: float, w: float, h: float) -> Rect:
+    """A rect as shares of the screen's width and height."""
+    return (round(L.width * x), round(L.height * y), round(L.width * w), round(L.height * h))
 
 
 def standings_page(now: float, pages: int) -> int:

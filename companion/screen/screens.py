@@ -45,7 +45,8 @@ class OtherScreens(Widgets):
             self.label(self.w("not_known"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
         mark = self.w("updating")
-        if model.odds_stale and self.font(self.cap(20, "figure")).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
+        title_cap = self.cap(20, "figure")
+        if model.odds_stale and self.font(title_cap).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
                 + int(30 * u) <= title_w:   # made for an earlier card: dimmed, with a small mark where it fits
             rx, ry, rw, rh = rect
             self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
@@ -377,7 +378,8 @@ class OtherScreens(Widgets):
             used = self.wrap(question, qcap, (sx, sy, sw, room), C.TEXT)
             self.pill(word, pcap, (sx, sy + used + gap), fill, anchor="topleft")
             return
-        beside = self.font(self.cap(20, "figure")).size(title.upper())[0] + self.font(pcap).size(short)[0] + pcap * 1.1 + gap
+        beside = self.font(self.cap(20, "figure")).size(title.upper())[0] + self.font(pcap).size(short)[0] \
+            + pcap * 1.1 + gap
         top = max(sy, rect[1] + int(6 * u) + int(pcap * 1.84) + int(4 * u))   # under the badge on the title row
         if beside <= sw and self.wraps_in(question, qcap, sw, sy + sh - top):
             self.pill(short, pcap, (sx + sw, rect[1] + int(6 * u)), fill, anchor="topright")
