@@ -154,7 +154,7 @@ class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand):
         if not L.small:   # the 7-inch panel keeps the track, the running order and the money
             self.last_card(model, L)
             self.race_call(model, L)
-        self.money(model, L.seats, L.unit)
+        self.money(model, L.seats, L.unit, now)
         podium_scene(self, model, L, now)   # at the race's end, over the track's part of the screen
 
     def header(self, model: ScreenModel, L: Layout) -> None:

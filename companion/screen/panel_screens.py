@@ -7,27 +7,14 @@ from __future__ import annotations
 from companion import colours as C
 from companion.screen.layout import KEY_CAP, Layout, Rect
 from companion.screen.model import ScreenModel, StandingView
+from companion.screen.pages import page_at
 from companion.screen.screens import OtherScreens
 from companion.screen.widgets import shade
 from companion.screen.words import place as ordinal
 
-PAGE_SECONDS = 6.0
-"""How long each page of the final standings stays up on the 7-inch panel (seconds on the screen's clock)."""
-
-
 def _frac(L: Layout, x: float, y: float, w: float, h: float) -> Rect:
     """A rect as shares of the screen's width and height."""
     return (round(L.width * x), round(L.height * y), round(L.width * w), round(L.height * h))
-
-
-def standings_page(now: float, pages: int) -> int:
-    """The page (0-based) of ``pages`` shown at ``now`` seconds: each for :data:`PAGE_SECONDS`, round again."""
-    return int(max(0.0, now) // PAGE_SECONDS) % max(1, pages)
-
-
-def next_page_at(now: float) -> float:
-    """When the next page turns, after ``now`` (the screen's sink draws a frame then)."""
-    return (int(max(0.0, now) // PAGE_SECONDS) + 1) * PAGE_SECONDS
 
 
 def page_split(heights: list[int], room: int, gap: int) -> list[list[int]]:
@@ -117,7 +104,7 @@ class PanelScreens(OtherScreens):
 
     def screen_game_over(self, model: ScreenModel, L: Layout, now: float) -> None:
         """The final standings; on the 7-inch panel each with its life-outcome line, as many as fit a page, the
-        pages turning every :data:`PAGE_SECONDS` (the page shown as ``1/2`` beside the title)."""
+        pages turning every ``companion.screen.pages.PAGE_SECONDS`` (the page shown as ``1/2`` beside the title)."""
         if not L.small:
             super().screen_game_over(model, L, now)
             return
@@ -134,9 +121,9 @@ class PanelScreens(OtherScreens):
                  for i, st in enumerate(model.standings)]
         heights = [int(cap * 1.45) + int(10 * u) + len(ls) * int(lcap * 1.5) + 2 * int(8 * u) for ls in lines]
         pages = page_split(heights, bottom - top, int(8 * u))
-        shown = pages[standings_page(now, len(pages))]
+        shown = pages[page_at(now, len(pages))]
         if len(pages) > 1:
-            k = standings_page(now, len(pages))
+            k = page_at(now, len(pages))
             self.label(f"{k + 1}/{len(pages)}", lcap, (x1, title[1] + title[3] // 2), C.DIM_TEXT, "midright")
         y = top
         for i in shown:
@@ -160,4 +147,4 @@ class PanelScreens(OtherScreens):
         return st.line or (model.life_outcome if i == 0 else "") or ""
 
 
-__all__ = ["PAGE_SECONDS", "PanelScreens", "next_page_at", "page_split", "standings_page"]
+__all__ = ["PanelScreens", "page_split"]

@@ -11,6 +11,7 @@ from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order
 from companion.screen.model import (MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, SeatView,
                                     running_order)
 from companion.screen.motion import gap_badge, order_before, order_mark, row_back, row_top
+from companion.screen.pages import page_at
 from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
@@ -299,23 +300,30 @@ class RacePanels(Widgets):
             self.label(part, cap, (x + (int(14 * u) if detail else 0), y + i * step),
                        C.TEXT if detail else C.GOLD, max_w=w - (int(14 * u) if detail else 0), role="call")
 
-    def money(self, model: ScreenModel, rect: Rect, u: float) -> None:
+    def money(self, model: ScreenModel, rect: Rect, u: float, now: float = 0.0) -> None:
         """Each seat's money (most first) and what its tickets would pay if the race ended now: in total beside
         the money, and ticket by ticket under it (``HURLEY TOP: +$10``) where there is room for every ticket;
         else in two columns with each ticket as its mascot's figure and the pay (``(H) +$10``, ``YES -$5``)
-        where those fit a line a seat; otherwise one line per seat, in two columns for more than four seats."""
+        where those fit a line a seat; otherwise one line per seat, in two columns for more than four seats. The
+        7-inch panel shows four seats at a time, the pages turning at ``now`` (``companion.screen.pages``)."""
         x, y, w, h = rect
         rows = seat_rows(model)
-        racing = any(s.pays_now for s in rows)
         small = self.layout is not None and self.layout.small
+        pages = -(-len(rows) // 4) if small else 1
+        if pages > 1:
+            k = page_at(now, pages)
+            rows = rows[k * 4:(k + 1) * 4]
+        racing = any(s.pays_now for s in rows)
         self.pg.draw.rect(self.surface, C.PANEL, rect, border_radius=int(14 * u))
         pad = int(18 * u)
         tcap = self.cap(20, "figure")
-        title = self.label(self.w("money"), tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT, role="figure")
-        if racing:
-            key = "now" if small else "if_ended_now"
-            self.label(self.w(key), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright",
-                       max_w=x + w - pad - (title[0] + title[2]) - int(20 * u), role="figure")
+        head = self.w("money") + (f" {page_at(now, pages) + 1}/{pages}" if pages > 1 else "")
+        title = self.label(head, tcap, (x + pad, y + int(14 * u)), C.DIM_TEXT, role="figure")
+        room = x + w - pad - (title[0] + title[2]) - int(20 * u)
+        if racing and self.font(tcap).size(self.w("now" if small else "if_ended_now"))[0] <= room:
+            key = "now" if small else "if_ended_now"   # (not beside a long title and its page: the totals say it)
+            self.label(self.w(key), tcap, (x + w - pad, y + int(14 * u)), C.DIM_TEXT, "topright", max_w=room,
+                       role="figure")
         top = title[1] + title[3] + int(4 * u)
         if not rows:
             return

@@ -105,3 +105,21 @@ def test_at_1080p_what_tickets_pay_is_at_least_28_px(screen):
 def test_the_standings_are_shared_out_over_as_few_pages_as_fit(heights, room, pages):
     from companion.screen.panel_screens import page_split
     assert page_split(heights, room, 10) == pages
+
+
+def test_the_panels_money_shows_four_seats_at_a_time_the_pages_turning():
+    import dataclasses
+    from companion.screen.pages import PAGE_SECONDS
+    model = sample_model("race", language="en")
+    seats = tuple(dataclasses.replace(s, name=f"{s.name} {k}") for k in (1, 2) for s in model.seats)
+    model = dataclasses.replace(model, seats=seats)
+    shown = []
+    for k in range(3):
+        from companion.screen.draw import Painter
+        painter = Painter(pygame.Surface((800, 480)))
+        painter.boxes = []
+        painter.draw(model, now=k * PAGE_SECONDS + 1.0)
+        names = {b.text for b in painter.boxes} & {s.name.upper() for s in seats}
+        assert len(names) == 4 and f"MONEY {k % 2 + 1}/2" in {b.text for b in painter.boxes}
+        shown.append(names)
+    assert shown[0] | shown[1] == {s.name.upper() for s in seats} and shown[2] == shown[0]

@@ -5,6 +5,7 @@ typed, the fold moment) are checked as their own layer."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 
@@ -57,6 +58,10 @@ def case_model(case: str, lang: str) -> ScreenModel:
         return sample_model("race", cards=TURNED, language=lang)
     if case == "race-all":   # an "All" card moves every mascot: each move in the last card panel
         return sample_model("race", cards=ALL_CARD, language=lang)
+    if case == "race-8-seats":   # eight seats: the money in two columns, on the 7-inch panel four at a time
+        model = _sample("race", lang)
+        return replace(model, seats=tuple(dataclasses.replace(s, name=f"{s.name} {k}") for k in (1, 2)
+                                          for s in model.seats))
     if case == "race-message":
         return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
                        "once)", message_at=0.0)
@@ -64,7 +69,7 @@ def case_model(case: str, lang: str) -> ScreenModel:
 
 
 CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
-         "race-stale", "race-name", "setup-name", "race-message", "race-fold", "race-turned", "race-all",
+         "race-stale", "race-name", "setup-name", "race-message", "race-fold", "race-turned", "race-all", "race-8-seats",
          "moment-fall", "moment-knockout", "moment-out", "moment-finish", "moment-side-bet", "moment-winner")
 
 
@@ -295,7 +300,7 @@ def test_the_panels_game_over_shows_every_life_outcome_line_over_its_pages(lang)
     """On the 7-inch panel each standing keeps its life-outcome line, wrapped; the standings that do not fit one
     page follow on the next, each page up for PAGE_SECONDS, and the pages turn round."""
     from companion.screen.draw import Painter
-    from companion.screen.panel_screens import PAGE_SECONDS
+    from companion.screen.pages import PAGE_SECONDS
     model = _sample("game-over", lang)
     painter = Painter(pygame.Surface((800, 480)))
     seen: list[str] = []

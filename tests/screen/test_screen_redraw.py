@@ -171,7 +171,7 @@ def test_the_game_over_screen_draws_again_only_when_a_page_of_standings_turns():
     import random
 
     from companion.rules.table import Table, realise
-    from companion.screen.panel_screens import PAGE_SECONDS
+    from companion.screen.pages import PAGE_SECONDS
     from companion.tools.demo import parse_script, script_path
     table, rng = Table(), random.Random(1)
     for text, _ in parse_script(script_path().read_text("utf-8")):
