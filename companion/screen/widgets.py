@@ -58,6 +58,8 @@ EDGE: RGB = C.TEXT
 colour under simulated deuteranopia, protanopia and tritanopia (tests/screen/test_fallen_mascot.py)."""
 
 
+MARK_AT, MARK_SIZE = 0.72, 0.46
+"""The fallen mark's centre, back and down from the figure's centre, and its radius, as shares of the body's."""
 FALLEN_NOSE = 60.0
 """How far a fallen mascot's nose points down from ahead, in degrees (its letter stays upright)."""
 
@@ -312,14 +314,14 @@ class Widgets:
         if letter_cap is not None:
             ink = (box.x, round(cy + r / 14 - cap / 2), box.w, round(cap))   # a capital's ink is cap high
             self.record(ink, name[0].upper(), cap, role="letter")
-        if fallen:   # the fallen mark: a light disc at the back foot with a dark arrow pointing down
-            mr = max(5, int(r * 0.5))
-            mx, my = cx - d * int(r * 0.78), cy + int(r * 0.78)
+        if ring:
+            pg.draw.circle(s, ring, (cx, cy), int(r * 1.22), width=max(2, r // 7))
+        if fallen:   # the fallen mark, on top: a light disc at the back foot with a dark arrow pointing down
+            mr = max(5, int(r * MARK_SIZE))
+            mx, my = cx - d * int(r * MARK_AT), cy + int(r * MARK_AT)
             pg.draw.circle(s, C.BACKGROUND, (mx, my), mr + max(1, edge // 2))
             pg.draw.circle(s, EDGE, (mx, my), mr)
             self.arrow((mx, my - mr * 0.62), (mx, my + mr * 0.68), C.BACKGROUND, max(2, mr // 3), mr * 0.7)
-        if ring:
-            pg.draw.circle(s, ring, (cx, cy), int(r * 1.22), width=max(2, r // 7))
         if out:
             k = int(r * 0.95)
             wd = max(3, r // 5)
@@ -369,4 +371,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["EDGE", "FALLEN_NOSE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["EDGE", "FALLEN_NOSE", "MARK_AT", "MARK_SIZE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]

@@ -91,7 +91,8 @@ def test_a_fallen_mascot_carries_a_mark_a_standing_one_does_not():
     """The fallen mark, a light disc with a dark arrow at the figure's back foot (lower left, facing ahead)."""
     standing, _ = draw("mum", False, C.TRACK)
     fallen, _ = draw("mum", True, C.TRACK)
-    foot = (60 - int(19 * 0.78), 60 + int(19 * 0.78))
+    from companion.screen.widgets import MARK_AT
+    foot = (60 - int(19 * MARK_AT), 60 + int(19 * MARK_AT))
     lit = [tuple(fallen.get_at((foot[0] + dx, foot[1] + dy)))[:3] for dx in (-5, 5) for dy in (-5, 0, 5)]
     assert sum(p == C.TEXT for p in lit) >= 2 and tuple(fallen.get_at(foot))[:3] == C.BACKGROUND
     assert tuple(standing.get_at(foot))[:3] != C.BACKGROUND
