@@ -43,6 +43,7 @@ class Kiosk:
     notifier: Notifier
     stop: threading.Event = field(default_factory=threading.Event)
     lock: Any = None  # companion.kiosk.lock.KioskLock: this kiosk's hold on its journal, let go at close
+    stopped_by: int | None = None  # the signal that ended the main loop (SIGINT: `run` exits 130)
 
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
@@ -265,6 +266,8 @@ def install_signal_handlers(kiosk: Kiosk) -> None:
     from hardware.leds import install_off_on_exit
 
     def handler(signum: int, frame: Any) -> None:
+        if kiosk.stopped_by is None:
+            kiosk.stopped_by = signum
         kiosk.stop.set()
 
     signal.signal(signal.SIGTERM, handler)
