@@ -1,0 +1,79 @@
+"""`hotstreak run` refuses a bad argument, setting or journal folder in one line before it makes anything (no
+journal, no lock file), with exit status 2 (issue 28)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, hotstreak_in_process
+
+QUIET = ("--display", "none", "--audio", "none")
+
+
+def test_a_bad_web_port_leaves_no_journal_and_no_lock(tmp_path):
+    out = hotstreak_in_process("run", "--hardware", "mock", *QUIET, "--db", str(tmp_path / "j.db"), "--web", "99999")
+    assert out.returncode == 2
+    assert out.stderr == ("hotstreak run: --web '99999': expected [HOST:]PORT with PORT 0..65535 "
+                          "(e.g. 8080 or 0.0.0.0:8080)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bad_hardware_setting_leaves_no_journal_and_no_lock(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOTSTREAK_HARDWARE", "bogus")
+    out = hotstreak_in_process("run", *QUIET, "--db", str(tmp_path / "j.db"))
+    assert out.returncode == 2
+    assert out.stderr == "hotstreak run: HOTSTREAK_HARDWARE 'bogus' is not one of auto, pi, mock\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def unwritable_folder() -> tuple[Path, list[str]]:
+    """A folder this test's child cannot write, and the child's user switch (root: run as nobody)."""
+    top = Path(tempfile.mkdtemp(prefix="hotstreak-ro-"))
+    os.chmod(top, 0o755)
+    folder = top / "read-only"
+    folder.mkdir(mode=0o555)
+    os.chmod(folder, 0o555)
+    return folder, (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else [])
+
+
+@pytest.mark.slow
+def test_a_journal_folder_this_user_cannot_write_is_refused_at_start_in_one_line():
+    folder, as_user = unwritable_folder()
+    try:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        env.pop("HOTSTREAK_HARDWARE", None)
+        out = subprocess.run([*as_user, sys.executable, "-m", "companion", "run", "--hardware", "mock", *QUIET,
+                              "--web", "off", "--db", str(folder / "journal.db")], stdin=subprocess.DEVNULL,
+                             capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+        assert out.returncode == 2, out.stderr
+        assert out.stderr == (f"hotstreak run: journal {folder / 'journal.db'}: the folder {folder} cannot be written "
+                              "(Permission denied) - expected a folder this user can write: give --db in another "
+                              "folder, or make it writable (e.g. chown)\n")
+        assert "SD card" not in out.stderr and list(folder.iterdir()) == []
+    finally:
+        os.chmod(folder, 0o755)
+        folder.rmdir()
+        folder.parent.rmdir()
+
+
+def test_a_full_disk_is_not_refused_at_start(tmp_path, monkeypatch):
+    import errno
+
+    from companion.kiosk import journal_folder
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(journal_folder.tempfile, "mkstemp", full)
+    journal_folder.check_journal_folder(tmp_path / "journal.db")  # the kiosk starts and says "not saving"
+
+
+def test_a_missing_default_folder_is_checked_where_it_would_be_made(tmp_path):
+    from companion.kiosk.journal_folder import check_journal_folder
+    check_journal_folder(tmp_path / "state" / "hotstreak" / "journal.db")
+    assert list(tmp_path.iterdir()) == []  # the probe left nothing, and no folder was made
