@@ -12,6 +12,7 @@ import importlib
 import os
 import signal
 import sys
+from typing import NoReturn
 
 from companion.interrupt import INTERRUPTED, guard_start, hold, interruptible  # small: nothing heavy unguarded
 
@@ -41,9 +42,17 @@ def installed_version() -> str:
         return "unknown (not installed)"
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors in one line naming the option (``hotstreak odds: argument --players: invalid
+    int value: 'x' (see hotstreak odds --help)``), exit status 2; the usage stays in ``--help``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with ``only`` a known command, just that one is imported (fast start-up)."""
-    parser = argparse.ArgumentParser(prog="hotstreak", description="Hot Streak Companion: the race caller.")
+    parser = Parser(prog="hotstreak", description="Hot Streak Companion: the race caller.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     names = [only] if only in COMMANDS else list(COMMANDS)

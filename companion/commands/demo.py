@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import random
 import signal
 import sys
@@ -37,8 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if not args.speed > 0:
-        raise ValueError(f"--speed {args.speed}: expected a positive number")
+    if not 0 < args.speed < math.inf:
+        raise ValueError(f"--speed {args.speed}: expected a positive number (2 = twice as fast)")
     cfg = load_config(args.config)
     script = Path(args.script) if args.script else script_path()
     if script.is_dir():
