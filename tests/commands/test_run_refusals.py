@@ -77,3 +77,22 @@ def test_a_missing_default_folder_is_checked_where_it_would_be_made(tmp_path):
     from companion.kiosk.journal_folder import check_journal_folder
     check_journal_folder(tmp_path / "state" / "hotstreak" / "journal.db")
     assert list(tmp_path.iterdir()) == []  # the probe left nothing, and no folder was made
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_journal_that_is_a_fifo_or_a_device_is_refused_untouched_without_hanging(tmp_path, kind):
+    db = tmp_path / "journal.db"
+    if kind == "fifo":
+        os.mkfifo(db)
+    else:
+        db.symlink_to("/dev/zero")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("HOTSTREAK_HARDWARE", None)
+    out = subprocess.run([sys.executable, "-m", "companion", "run", "--hardware", "mock", *QUIET, "--web", "off",
+                          "--db", str(db)], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                         cwd=ROOT, timeout=60)
+    assert (out.returncode, out.stderr) == (2, f"hotstreak run: journal {db}: is not a regular file (a FIFO, a "
+                                               "device or a socket) - give the journal file with --db or "
+                                               "paths.journal (e.g. FOLDER/journal.db)\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["journal.db"]  # nothing moved aside, no lock
