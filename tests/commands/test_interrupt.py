@@ -1,4 +1,4 @@
-"""Ctrl-C (SIGINT) at any moment of a command: exit status 130 and no traceback (docs/cli.md, issue 28).
+"""Ctrl-C (SIGINT) at any moment of a command: exit status 130 and no traceback (docs/cli.md).
 
 The start-up cases are deterministic: ``HOTSTREAK_HOLD_AT`` holds the program at a named point and says so on
 stderr; the test sends SIGINT only once it has read that line, so no timing decides which window is hit.

@@ -1,5 +1,5 @@
 """Every command's bad option value is refused in one line that names the option and what was expected, with
-exit status 2, before anything is read or written (issue 28)."""
+exit status 2, before anything is read or written."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`hotstreak run` refuses a bad argument, setting or journal folder in one line before it makes anything (no
-journal, no lock file), with exit status 2 (issue 28)."""
+journal, no lock file), with exit status 2."""
 
 from __future__ import annotations
 

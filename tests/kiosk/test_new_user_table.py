@@ -1,4 +1,4 @@
-"""What a table with no screen and no sound sees on the console, and a player count out of range (issue 28)."""
+"""What a table with no screen and no sound sees on the console, and a player count out of range."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Config and rule-data paths must be regular files under 1 MB, refused in one line otherwise: a symlink to
-/dev/zero, a FIFO (without hanging), a folder, a 48 MB file (issue 30)."""
+/dev/zero, a FIFO (without hanging), a folder, a 48 MB file."""
 
 from __future__ import annotations
 

@@ -562,7 +562,7 @@ def test_install_installs_the_lock_with_hashes_and_debian_device_libraries():
     assert "--system-site-packages" in script
 
 
-# ----- a prefix the service user could write (issue 30) -----------------------------------------------------
+# ----- a prefix the service user could write ------------------------------------------------------------------
 def service_root(tmp_path: Path, *, uid: int = 998, audio_gid: int = 29) -> Path:
     """A fake root whose user hotstreak has ``uid`` and whose group audio (one of the service's) has ``audio_gid``."""
     (tmp_path / "etc").mkdir()
