@@ -7,14 +7,18 @@ Exit status: 0 success, 2 bad input or a file that cannot be read or written (a 
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import signal
 import sys
-from typing import NoReturn
 
 from companion.interrupt import INTERRUPTED, guard_start, hold, interruptible  # small: nothing heavy unguarded
+
+if os.path.basename(sys.argv[0]) == "hotstreak":  # the console script: guarded before the imports below
+    guard_start()
+
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+from typing import NoReturn  # noqa: E402
 
 # subcommand name -> module in companion.commands with ``add_arguments(parser)`` and ``run(args) -> int``
 COMMANDS: dict[str, str] = {

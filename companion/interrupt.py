@@ -18,10 +18,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
 import time
-from types import FrameType
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's (an import of 3-10 ms): this module is imported before the guard is in
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
 
 INTERRUPTED = 130  # the shell's status for a program ended by SIGINT (128 + 2)
 HOLD_ENV = "HOTSTREAK_HOLD_AT"
@@ -37,22 +39,24 @@ def guard_start() -> Any:
     """From now on, SIGINT ends the process quietly with 130 (:func:`quiet_exit`). Returns the handler it
     replaced (for :func:`signal.signal`), or None where it changed nothing: off the main thread (signals
     cannot be handled there) or when SIGINT is ignored (a background job of a script, ``nohup``), which stays."""
-    if not _ours():
-        return None
-    return signal.signal(signal.SIGINT, quiet_exit)
+    return _set(quiet_exit)
 
 
 def interruptible() -> None:
     """A command is under way: SIGINT raises KeyboardInterrupt again (its ``finally`` blocks run); an ignored
     SIGINT stays ignored."""
-    if _ours():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+    _set(signal.default_int_handler)
 
 
-def _ours() -> bool:
-    """True when this thread may set the SIGINT handler and SIGINT is not ignored."""
-    return (threading.current_thread() is threading.main_thread()
-            and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
+def _set(handler: Any) -> Any:
+    """Install ``handler`` for SIGINT unless SIGINT is ignored; the handler replaced, or None (also off the main
+    thread, where :func:`signal.signal` refuses)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        return None
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread
+        return None
 
 
 def hold(point: str) -> None:
