@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -31,15 +32,20 @@ def start(*args: str, hold: str | None = None, stdin=subprocess.DEVNULL) -> subp
 def interrupt_when_held(proc: subprocess.Popen, point: str) -> tuple[int, str]:
     """Read stderr up to the held line, send SIGINT, return (exit status, the rest of stderr)."""
     assert proc.stderr is not None
-    line = proc.stderr.readline()  # blocks until the program is held (or ends: then the assert shows why)
-    assert line == f"hotstreak: held at {point}\n", line + proc.stderr.read()
-    proc.send_signal(signal.SIGINT)
+    watchdog = threading.Timer(60, proc.kill)  # a program that is never held must not hang the test run
+    watchdog.start()
+    before = []  # log lines of the start-up, if any, then the held line
     try:
+        while (line := proc.stderr.readline()) != f"hotstreak: held at {point}\n":
+            assert line, "".join(before) + "(ended before it was held)"  # blocks until held, or the end
+            before.append(line)
+        proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=30)
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
-    return code, proc.stderr.read()
+    return code, "".join(before) + proc.stderr.read()
 
 
 def run_args(tmp_path) -> list[str]:
