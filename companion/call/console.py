@@ -45,7 +45,7 @@ class ConsoleSink(NullSink):
 
 def taken_line(events: Sequence[Event], view: TableView) -> str:
     """The console's one line for an accepted input that has no race call line (a face-up card, a seat's name,
-    the variant, a side bet card before betting): ``  Took 'HS02': face-up card 4 of 15 (G+2)``."""
+    the variant, a side bet card before betting): ``  Took 'HS02': face-up card 1 of 15 (GR+2)``."""
     text = view.input.text if view.input is not None else "?"
     return f"  Took {text!r}: {_what(events, view, text)}"
 
