@@ -104,8 +104,9 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
 
 def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | Path) -> None:
     """What ``build`` checks before it makes anything: the hardware mode (``mode``, ``$HOTSTREAK_HARDWARE``,
-    the config), the phone page's ``[HOST:]PORT``, the LED lane map against ``leds.count``, the journal's folder.
-    Raises ValueError naming a bad value, JournalError (kind ``unwritable``) for a folder this user cannot write."""
+    the config), the phone page's ``[HOST:]PORT``, the LED lane map against ``leds.count``, the journal's folder
+    (on a Pi, a read-only SD card passes: the kiosk shows the game and says "check the SD card"). Raises
+    ValueError naming a bad value, JournalError (kind ``unwritable``) for a folder this user cannot write."""
     from companion.lights.lanemap import LaneMap
     from companion.web.start import wanted
     from hardware import resolve_mode
@@ -115,7 +116,7 @@ def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | 
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(load_track(cfg.track).spaces), where="leds")
     if cfg.led_count < lane_map.count:
         raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
-    check_journal_folder(db)
+    check_journal_folder(db, sd_card=chosen == "pi")
 
 
 def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,

@@ -4,6 +4,7 @@ journal, no lock file), with exit status 2."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +72,29 @@ def test_a_full_disk_is_not_refused_at_start(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(journal_folder.tempfile, "mkstemp", full)
     journal_folder.check_journal_folder(tmp_path / "journal.db")  # the kiosk starts and says "not saving"
+
+
+@pytest.fixture
+def read_only_fs(tmp_path):
+    """A small tmpfs at tmp_path/card, mounted read-only (root only); skipped where it cannot be mounted."""
+    card = tmp_path / "card"
+    card.mkdir()
+    if not shutil.which("mount") or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,ro", "tmpfs", str(card)],
+                                                   capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield card
+    finally:
+        subprocess.run(["umount", "-l", str(card)], capture_output=True)
+
+
+def test_a_read_only_file_system_is_refused_on_a_desktop_and_passes_on_a_pi(read_only_fs):
+    from companion.kiosk.errors import JournalError
+    from companion.kiosk.journal_folder import check_journal_folder
+    with pytest.raises(JournalError) as err:
+        check_journal_folder(read_only_fs / "journal.db")
+    assert err.value.kind == "unwritable" and "Read-only file system" in str(err.value)
+    check_journal_folder(read_only_fs / "journal.db", sd_card=True)  # the Pi starts and says "check the SD card"
 
 
 def test_a_missing_default_folder_is_checked_where_it_would_be_made(tmp_path):
