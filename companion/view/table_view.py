@@ -23,6 +23,7 @@ are snapshot copies: no sink may change them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -37,6 +38,7 @@ from companion.rules.setup import SetupFigures
 from companion.rules.sidebets import SideBetCard
 from companion.rules.table import SEAT_WORD, seat_name
 from companion.rules.track import Track
+from companion.view.settled_odds import settle
 
 if TYPE_CHECKING:
     from companion.rules.game import Game
@@ -212,14 +214,16 @@ class TableView:
             return None
         return self.odds.places
 
-    @property
+    @functools.cached_property
     def odds_shown(self) -> Odds | None:
         """The odds to show: the current ones, else (in :data:`STALE_ODDS` phases) the last ones of this phase
-        while the next ones are computed (:attr:`odds_stale`), else None."""
+        while the next ones are computed (:attr:`odds_stale`), else None. Either way they never contradict the
+        race shown: a mascot placed since (a finish, a knockout) has its place for certain, nobody else any
+        chance of it (:func:`companion.view.settled_odds.settle`; docs/rules.md 5). Worked out once per view."""
         current = self.odds_current
         if current is None and self.odds is not None and self.phase in STALE_ODDS:
-            return self.odds.places
-        return current
+            current = self.odds.places
+        return settle(current, self.race) if current is not None else None
 
     @property
     def odds_card(self) -> int | None:
