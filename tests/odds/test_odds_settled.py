@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal import Journal
 from companion.rules.mascots import MASCOTS
+from companion.rules.phases import Phase
 from companion.rules.race import Race, play
+from companion.rules.table import Table
 from companion.screen.sink import ScreenSink
 from companion.view.settled_odds import settle, settled_places
-from companion.view.table_view import OddsView, odds_situation
+from companion.view.table_view import OddsView, build, odds_situation
 from companion.web.sink import WebSink
 
 TO_RACE = ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO")  # untracked deck, no bets: race 1 begins
@@ -121,6 +123,25 @@ def test_any_stale_odds_agree_with_any_race(order, again, cards, stale):
     race = play([*order[:15], *again[:15]][:cards])[0]  # up to two passes (a fold after the first)
     rebalanced = bool(settled_places(race)[0])  # else the odds are shown as they were made
     assert_agrees(settle(stale, race), race, columns=1e-6 if rebalanced else None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(order=st.permutations(CODES), cards=st.integers(1, 15),
+       stale=st.fixed_dictionaries({m.value: rows for m in MASCOTS}))
+def test_the_view_never_shows_stale_odds_against_the_race(order, cards, stale):
+    table = Table()
+    for text in TO_RACE:
+        table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    for code in order[:cards]:
+        if table.phase is not Phase.RACING:
+            break
+        table.apply(code)
+    view = build(table, odds=OddsView(stale, "made before the start", 0))
+    if view.phase is Phase.RACING:
+        assert view.odds_stale and view.odds_card == 0
+        assert_agrees(view.odds_shown, view.race, columns=1e-6 if view.placings else None)
+    else:  # the race ended: payouts show no odds
+        assert view.phase is Phase.PAYOUTS and view.odds_shown is None
 
 
 # ----- through the view the screen and the phone page read --------------------------------------------------
