@@ -23,7 +23,7 @@ from companion.view.table_view import OddsView, build, odds_situation
 from companion.web.sink import WebSink
 
 TO_RACE = ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO")  # untracked deck, no bets: race 1 begins
-MUM_WINS = ("HS38", "HS39", "HS37", "HS35", "HS34", "HS42")     # Mum alone in lane 4: 6, 8, 10, 12, 13, over
+MUM_WINS = ("HS38", "HS39", "HS37", "HS35", "HS34")             # Mum alone in lane 4: 1, 8, 11, 13, over
 TWO_OUT = ("HS07", "HS40", "HS24", "HS49", "HS29")              # Gobbler and Mum DQ together: both paid 4th
 KNOCKOUT = ("HS32", "HS14", "HS30")                              # Dangle knocked out: paid 4th
 OVER = ("HS05", "HS38", "HS53", "HS27")                           # three out of bounds off the back: over
@@ -132,16 +132,31 @@ def test_the_view_never_shows_stale_odds_against_the_race(order, cards, stale):
     table = Table()
     for text in TO_RACE:
         table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    start = odds_situation(build(table))  # the race before its first card: the odds were made for this
     for code in order[:cards]:
         if table.phase is not Phase.RACING:
             break
         table.apply(code)
-    view = build(table, odds=OddsView(stale, "made before the start", 0))
+    view = build(table, odds=OddsView(stale, start.key, start.cards))
     if view.phase is Phase.RACING:
         assert view.odds_stale and view.odds_card == 0
         assert_agrees(view.odds_shown, view.race, columns=1e-6 if view.placings else None)
     else:  # the race ended: payouts show no odds
         assert view.phase is Phase.PAYOUTS and view.odds_shown is None
+
+
+def test_odds_of_a_card_an_undo_took_back_are_not_shown():
+    controller = Controller(Journal(":memory:"))
+    for text in (*TO_RACE, *MUM_WINS):
+        assert controller.handle(text).accepted
+    situation = odds_situation(controller.view)  # made after Mum crossed: Mum certain to win
+    controller.odds_ready(OddsView(settle(STALE, controller.view.race), situation.key, situation.cards, card=5))
+    controller.step()
+    assert controller.view.odds_shown["mum"] == (1.0, 0.0, 0.0, 0.0) and not controller.view.odds_stale
+    assert controller.handle("HS-UNDO").accepted  # Mum is racing again on space 13
+    assert controller.view.placings == {} and controller.view.odds_shown is None
+    assert controller.handle("HS41").accepted  # another 5th card (Mum falls): still not those odds
+    assert len(controller.view.race.cards) == 5 and controller.view.odds_shown is None
 
 
 # ----- through the view the screen and the phone page read --------------------------------------------------
