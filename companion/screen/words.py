@@ -117,7 +117,7 @@ WORDS: dict[str, dict[str, str]] = {
         "notice": "Let op",
         "part_scanner": "scanner", "part_leds": "lampjes", "part_buttons": "knoppen", "part_screen": "scherm",
         "part_voice": "stem", "part_journal": "SD-kaart", "part_web": "telefoonpagina", "part_odds": "winkansen",
-        "follow": "Volg het op je telefoon", "join_code": "code {code}",
+        "follow": "Volg het op je telefoon", "join_code": "toegang {code}",
         "phase_new-game": "Nieuw spel", "phase_setup": "Voorbereiding: scan de open kaarten",
         "phase_betting": "Inzetten", "phase_adding-cards": "Leg je kaarten gedekt erbij en druk dan op GO",
         "phase_racing": "Race", "phase_payouts": "Uitbetaling", "phase_game-over": "Einde van het spel",
