@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from companion.rules import Race, Track
     from companion.screen.moments import Moment
 
-SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
+SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over", "service")
 MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
 
 
@@ -228,6 +228,7 @@ class ScreenModel:
     moments: tuple[Moment, ...] = ()
     moment_at: float = 0.0
     keyboard: bool = False
+    service: Any = None  # the service screen's data (companion.service.page.ServicePage), screen "service"
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:

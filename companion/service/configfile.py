@@ -141,7 +141,10 @@ def write_calibration(path: Path, lanes: Mapping[int, Lane], check: Callable[[st
         mode = path.stat().st_mode & 0o777 if path.exists() else None
         new = with_lanes(old.decode("utf-8"), lanes)
         if check is not None:
-            check(new)
+            try:
+                check(new)
+            except Exception as exc:  # noqa: BLE001 - the kiosk's check: a ConfigError naming each problem
+                raise SaveError(f"the calibrated config is refused: {exc}") from None
         backup = backup_of(path)
         _write(backup, old, mode)
         _write(path, new.encode("utf-8"), mode)
@@ -151,8 +154,6 @@ def write_calibration(path: Path, lanes: Mapping[int, Lane], check: Callable[[st
         raise SaveError(f"{path}: not UTF-8 text (expected a TOML file)") from None
     except OSError as exc:
         raise SaveError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    except ValueError as exc:  # the kiosk's check (a ConfigError is a ValueError too)
-        raise SaveError(f"{path}: the calibrated config is refused: {exc}") from None
     return backup
 
 

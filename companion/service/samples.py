@@ -1,0 +1,42 @@
+"""Sample service screens (``hotstreak screenshot --screen service``, the screen tests, docs/screenshots):
+each test of the service mode as a builder sees it a few seconds in, on the default 4-lane, 112-pixel strip.
+
+>>> sample_page("calibrate").big
+'Lane 2 (Hurley): press GO when the light reaches the first light of space 1'
+"""
+
+from __future__ import annotations
+
+from companion.lights.lanemap import LaneMap
+from companion.service.mode import ServiceMode, Setup
+from companion.service.page import PAGES, ServicePage
+
+__all__ = ["sample_page"]
+
+
+def sample_page(name: str = "leds", language: str = "en") -> ServicePage:
+    """The service screen of test ``name`` (one of ``companion.service.page.PAGES``) in ``language``.
+    Raises ValueError for another name."""
+    if name not in PAGES:
+        raise ValueError(f"unknown service test {name!r} (expected one of: {', '.join(PAGES)})")
+    lanes = LaneMap.from_dict({"spaces": 14, "lane": {str(n): {"first": 28 * (n - 1), "per_space": 2,
+                                                               "direction": 1 if n % 2 else -1} for n in range(1, 5)}})
+    mode = ServiceMode(Setup(lane_map=lanes, count=112, language=language), now=0.0)
+    while mode.name != name:
+        if mode.name == "buttons":   # the button test goes on once each button was pressed
+            mode.undo(0.0)
+            mode.go(0.0)
+        mode.go(0.0)
+    now = 9.3
+    if name == "calibrate":   # lane 1 marked and checked; lane 2's start being found
+        mode.go(0.0)
+        for t, press in ((0.1, "go"), (1.0, "go"), (1.1, "go"), (5.6, "go"), (5.7, "go"), (8.0, "go")):
+            mode.go(t) if press == "go" else mode.undo(t)
+        now = 8.8
+    elif name == "scanner":
+        mode.scan("HS15", {"mode": "serial", "suffix": "CR LF", "ms": 14, "repeats": 1}, 1.0)
+    elif name == "buttons":
+        mode.undo(1.0)
+    elif name == "sound":
+        mode.tick(now)
+    return mode.page(now)
