@@ -402,7 +402,7 @@ class Controller(ViewFeeds):
 
     def _draw(self, now: float) -> None:
         """Show the notices waiting, draw every sink, ping the watchdog (``on_tick``)."""
-        if self.service is not None and self.service.active:
+        if self.service is not None:
             self.view = self.service.show(self.view, now)  # the service screen's data, its LED frame drawn
         while self.notices:
             notice = self.notices.pop(0)

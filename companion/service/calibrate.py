@@ -7,10 +7,10 @@ pixel at the outer end of the last space (toward the finish). Those two chain in
   back along the next lane);
 - **pixels per space**: the lane's length in pixels (both ends included) over the number of spaces, rounded;
   a mark one pixel inside its space still gives the right figure for 1-3 pixels a space on a 14-space lane;
-- **first**: the lane's lowest chain index, from the middle of the two marks, a half rounded toward the
-  space-1 mark (so a space-1 mark one pixel inside its space still gives the right lane; an end mark one
-  pixel in shifts the lane by one, which the check after each lane shows). Strips daisy-chained on one data
-  line need nothing more: the marks are chain indices, gaps between the pieces included.
+- **first**: the lane's lowest chain index, from the space-1 mark (exact: the lane starts there) and the
+  lane's length. The end mark only sets the direction and the size, so any light beside the last space gives
+  the same lane for 1-3 pixels a space. Strips daisy-chained on one data line need nothing more: the marks
+  are chain indices, gaps between the pieces included.
 
 >>> lane_from_marks(0, 27, spaces=14)          # straight, 2 pixels a space
 Lane(first=0, direction=1, per_space=2)
@@ -50,7 +50,8 @@ class Lane:
 
 def lane_from_marks(start: int, end: int, spaces: int) -> Lane:
     """The lane whose space 1 starts at chain index ``start`` and whose last space (``spaces``, e.g. 14) ends
-    at ``end``. Raises MarkError when the two marks are one pixel, or closer than one pixel a space."""
+    at ``end`` (any pixel of the last space will do). Raises MarkError when the two marks are one pixel, closer
+    than one pixel a space, or a lane running down from ``start`` would pass pixel 0."""
     if spaces < 2:
         raise MarkError(f"a lane of {spaces} space(s) cannot be calibrated from two marks (expected 2 or more)")
     span = abs(end - start) + 1
@@ -60,9 +61,11 @@ def lane_from_marks(start: int, end: int, spaces: int) -> Lane:
     direction = 1 if end > start else -1
     per_space = max(1, round(span / spaces))
     length = per_space * spaces
-    middle2 = start + end  # twice the middle of the marks, kept whole
-    first = (middle2 - (length - 1)) // 2 if direction == 1 else -((-(middle2 - (length - 1))) // 2)
-    return Lane(max(0, first), direction, per_space)
+    first = start if direction == 1 else start - length + 1
+    if first < 0:
+        raise MarkError(f"marks at pixels {start} and {end}: {spaces} spaces of {per_space} pixels running down "
+                        f"from pixel {start} pass pixel 0 (expected the first light of space 1 as the first mark)")
+    return Lane(first, direction, per_space)
 
 
 def lane_pixels(lane: Lane, spaces: int) -> list[list[int]]:

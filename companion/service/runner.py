@@ -43,23 +43,24 @@ class Service:
 
     ``setup()`` gives the :class:`Setup` at each entry (the lane map in use then); ``strip`` is the LED strip
     (``show(frame)``); ``config_path`` where a calibration is saved (``check(text)`` validates the new config
-    text, raising to refuse it); ``speak(text, language)``, ``effect(name)`` the sound; ``facts(source)`` how
+    text, raising to refuse it); ``sound`` says lines and plays effects (``say(text, language)``,
+    ``effect(name)``, ``update()`` every loop pass; None: silent); ``facts(source)`` how
     the last scan came in (``companion.service.scans.how``); ``on_map(lane_map)`` puts a lane map in use at
     once (the lights and the screen's LED preview). ``saved_note`` is added to the saved file's name on the
     screen (e.g. how to start with it)."""
 
     def __init__(self, setup: Callable[[], Setup], strip: Any, *, config_path: Path | None = None,
                  check: Callable[[str], object] | None = None,
-                 speak: Callable[[str, str], object] | None = None, effect: Callable[[str], object] | None = None,
-                 facts: Callable[[str], Mapping[str, Any]] | None = None,
+                 sound: Any = None, facts: Callable[[str], Mapping[str, Any]] | None = None,
                  on_map: Callable[[LaneMap | None], object] | None = None, saved_note: str = ""):
         self.setup, self.strip = setup, strip
         self.config_path, self.check = config_path, check
-        self.speak, self.effect, self.facts, self.on_map = speak, effect, facts, on_map
+        self.sound, self.facts, self.on_map = sound, facts, on_map
         self.saved_note = saved_note
         self.mode: ServiceMode | None = None
         self._frame: list[Any] | None = None
         self._before: LaneMap | None = None  # the lane map before the last save (what a restore puts back)
+        self._parting: tuple[str, str] | None = None
 
     @property
     def active(self) -> bool:
@@ -78,7 +79,7 @@ class Service:
             self._frame = None
             log.info("service mode on (from %s)", source)
         elif code in (ENTER, EXIT):
-            self._say(say(self.mode.lang, "off"), self.mode.lang)
+            self._parting = say(self.mode.lang, "off"), self.mode.lang  # said once the sinks are redrawn
             self.mode = None
             log.info("service mode off (from %s); the table is as it was", source)
             return None
@@ -96,9 +97,14 @@ class Service:
         """Let time act, draw the strip's frame when it changed, and return ``view`` with the service screen
         (the same object when nothing on the screen changed)."""
         if self.mode is None:
+            if self._parting is not None:
+                self._say(*self._parting)
+                self._parting = None
             return view
         self.mode.tick(now)
         self._flush(now)
+        if self.sound is not None:
+            self.sound.update()
         frame = self.mode.frame(now)
         if frame != self._frame:
             self.strip.show(frame)
@@ -114,8 +120,8 @@ class Service:
             item = mode.outbox.pop(0)
             if isinstance(item, Say):
                 self._say(item.text, item.language)
-            elif isinstance(item, Effect) and self.effect is not None:
-                self.effect(item.name)
+            elif isinstance(item, Effect) and self.sound is not None:
+                self.sound.effect(item.name)
             elif isinstance(item, Save):
                 self._save(item, now)
             elif isinstance(item, Restore):
@@ -153,8 +159,8 @@ class Service:
         self.mode.restored(self._before, now)
 
     def _say(self, text: str, language: str) -> None:
-        if self.speak is not None:
-            self.speak(text, language)
+        if self.sound is not None:
+            self.sound.say(text, language)
 
 
 def _mode_of(source: str) -> str:

@@ -64,11 +64,12 @@ class Wizard:
         self.history: list[Step] = []
 
     # ----- what it shows ------------------------------------------------------------------------------
-    def window(self, step: Step | None = None) -> range:
-        """The pixels the slow light walks over (fine stage), around the pixel GO stopped the light at."""
+    def window(self, step: Step | None = None) -> list[int]:
+        """The pixels the slow light walks over (fine stage), around the pixel GO stopped the light at (round
+        the end of the strip as the running light goes)."""
         s = step or self.step
-        lo, hi = max(0, s.origin - self.back), min(self.count - 1, s.origin + AHEAD)
-        return range(lo, hi + 1)
+        span = range(s.origin - self.back, s.origin + AHEAD + 1)
+        return list(dict.fromkeys(p % self.count for p in span))
 
     def light(self, now: float) -> int | None:
         """The pixel the running (or slow) light is on at ``now``; None when no light runs."""
