@@ -284,6 +284,7 @@ class ScreenFields(TypedDict, total=False):
     moments: tuple[Moment, ...]
     moment_at: float
     keyboard: bool
+    service: Any
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

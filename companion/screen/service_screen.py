@@ -49,11 +49,12 @@ class ServiceScreen(Widgets):
         if page.big:
             used = self.wrap(page.big, self.cap(40 if small else 48), (margin, y, inner, int(h * 0.2)), C.TEXT)
             y += used + int(14 * u)
-        for line in page.lines:
-            if y + self.cap(26) * 1.6 > bottom:
+        cap = self.cap(26)
+        for line in page.lines:   # each detail on a line of its own, wrapped onto a second where it must
+            if y + cap * 1.6 > bottom:
                 break
-            r = self.label(line, self.cap(26), (margin, y), C.DIM_TEXT if not small else C.TEXT, max_w=inner)
-            y = r[1] + r[3] + int(8 * u)
+            y += self.wrap(line, cap, (margin, y, inner, int(min(cap * 3.5, bottom - y))),
+                           C.DIM_TEXT if not small else C.TEXT) + int(4 * u)
         if page.alert and y < bottom:
             cap, lines = self.fit_wrap(page.alert, self.cap(28), inner - int(40 * u), max(1, bottom - y - int(20 * u)))
             box_h = int(len(lines) * cap * 1.75 + 24 * u)

@@ -210,7 +210,7 @@ class ServiceMode:
             if w.step.stage in ("run", "fine"):
                 for lane, space, pixels in _lanes_pixels(w.result, s.spaces):
                     for p in pixels:
-                        frame[p] = _dim(colour.get(lane, WHITE), 0.15)
+                        frame[p] = _dim(colour.get(lane, WHITE), 0.3)
             light = w.light(now)
             if light is not None:
                 frame[light] = WHITE

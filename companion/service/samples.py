@@ -8,8 +8,10 @@ each test of the service mode as a builder sees it a few seconds in, on the defa
 from __future__ import annotations
 
 from companion.lights.lanemap import LaneMap
+from companion.service.calibrate import Lane
 from companion.service.mode import ServiceMode, Setup
 from companion.service.page import PAGES, ServicePage
+from companion.service.wizard import Step
 
 __all__ = ["sample_page"]
 
@@ -28,11 +30,11 @@ def sample_page(name: str = "leds", language: str = "en") -> ServicePage:
             mode.go(0.0)
         mode.go(0.0)
     now = 9.3
-    if name == "calibrate":   # lane 1 marked and checked; lane 2's start being found
+    if name == "calibrate":   # lane 1 marked and checked; the slow light on lane 2's space 1 (folded back)
         mode.go(0.0)
-        for t, press in ((0.1, "go"), (1.0, "go"), (1.1, "go"), (5.6, "go"), (5.7, "go"), (8.0, "go")):
-            mode.go(t) if press == "go" else mode.undo(t)
-        now = 8.8
+        assert mode.wizard is not None
+        mode.wizard.step = Step("fine", 2, "start", origin=57, t0=0.0, lanes=((1, Lane(0, 1, 2)),))
+        now = 2.8
     elif name == "scanner":
         mode.scan("HS15", {"mode": "serial", "suffix": "CR LF", "ms": 14, "repeats": 1}, 1.0)
     elif name == "buttons":
