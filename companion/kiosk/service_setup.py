@@ -70,8 +70,8 @@ def _facts(hw: Any, cfg: Config) -> Callable[[str], Mapping[str, Any]]:
             return {"mode": "window"}
         scanner = hw.scanner
         parser = getattr(scanner, "parser", None)
-        if parser is None:
-            return {"mode": "script" if source in ("scan", "script") else "serial"}
+        if parser is None or type(scanner).__name__ == "MockScanner":   # a script, or lines typed on stdin
+            return {"mode": "script"} if parser is None else {"mode": "script", "repeats": parser.stats.repeats}
         hid = str(getattr(scanner, "port_name", "")).startswith("/dev/input") or cfg.scanner_mode == "hid"
         seconds = parser.line_seconds
         return {"mode": "hid" if hid else "serial", "suffix": parser.suffix,
