@@ -30,7 +30,7 @@ def config_target(cfg: Config) -> tuple[Path, str]:
         return cfg.source, ""
     base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
     path = base / "hotstreak" / "config.toml"
-    return path, f" (start with --config {path})"
+    return path, " (start with --config and this file)"
 
 
 class TableSound:

@@ -53,7 +53,7 @@ class ServiceScreen(Widgets):
         for line in page.lines:   # each detail on a line of its own, wrapped onto a second where it must
             if y + cap * 1.6 > bottom:
                 break
-            y += self.wrap(line, cap, (margin, y, inner, int(min(cap * 3.5, bottom - y))),
+            y += self.wrap(line, cap, (margin, y, inner, int(bottom - y)),
                            C.DIM_TEXT if not small else C.TEXT) + int(4 * u)
         if page.alert and y < bottom:
             cap, lines = self.fit_wrap(page.alert, self.cap(28), inner - int(40 * u), max(1, bottom - y - int(20 * u)))

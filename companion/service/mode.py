@@ -231,7 +231,7 @@ class ServiceMode:
         frame = self.frame(now)
         base: dict[str, Any] = dict(page=self.name, title=say(lang, "p_" + self.name), number=self.index + 1, pages=len(PAGES),
                     keys=say(lang, "keys"), colours=tuple(rgb for _, rgb in s.mascots),
-                    strip=tuple(frame) if self.name in ("leds", "calibrate") else ())
+                    strip=tuple(frame) if self._mirrored() else ())
         if self.wizard is not None:
             return ServicePage(**{**base, **self._wizard_page(now)})
         if self.name == "leds":
@@ -250,6 +250,12 @@ class ServiceMode:
         if self.name == "sound":
             return ServicePage(**{**base, **self._sound_page(now)})
         return ServicePage(**base)
+
+    def _mirrored(self) -> bool:
+        """Whether the screen mirrors the strip: the LED test and the calibration's marking and checks."""
+        if self.wizard is not None:
+            return self.wizard.step.stage in ("run", "fine", "check", "all", "saving")
+        return self.name == "leds"
 
     def _leds_page(self, now: float, frame: list[Pixel]) -> dict[str, Any]:
         lang, s = self.lang, self.setup
