@@ -101,6 +101,7 @@ class ServiceMode:
         self.presses: dict[str, int] = {"undo": 0, "go": 0}
         self.scans: list[_Scan] = []
         self._played = 0
+        self._said: str | None = None
         self._enter(now, speak=True)
 
     @property
@@ -118,12 +119,14 @@ class ServiceMode:
             self.wizard.go(now)
             if self.wizard.wants_save:
                 self.outbox.append(Save(self.wizard.result))
+            self._announce()
             return
         if self.name == "buttons" and not all(self.presses.values()):
             self._press("go")
             return
         if self.name == "calibrate":
             self.wizard = Wizard(self.setup.lanes, self.setup.spaces, self.setup.count, now)
+            self._announce()
             return
         self._turn(1, now)
 
@@ -134,6 +137,7 @@ class ServiceMode:
                 self.outbox.append(Restore())
             elif not self.wizard.undo(now):
                 self.wizard = None
+            self._announce()
             return
         if self.name == "buttons" and not all(self.presses.values()):
             self._press("undo")
@@ -144,24 +148,57 @@ class ServiceMode:
         """A scan on the scanner test (or any scan that is not GO/UNDO): shown, never acted on."""
         self.scans.append(_Scan(text, describe(text, self.lang, self.setup.deck), how(facts, self.lang)))
         del self.scans[:-3]
+        if self.name == "scanner":
+            self._said = None   # every scan is said, the same card twice too
+            self._announce()
 
     def saved(self, where: str, lane_map: LaneMap, now: float) -> None:
         """The calibration was written (``where``: the file); ``lane_map`` is in use from now on."""
         self.setup = _with_map(self.setup, lane_map)
         if self.wizard is not None:
             self.wizard.saved(where, now)
+        self._announce()
 
     def failed(self, why: str, now: float) -> None:
         if self.wizard is not None:
             self.wizard.failed(why, now)
+        self._announce()
 
     def restored(self, lane_map: LaneMap | None, now: float) -> None:
         self.setup = _with_map(self.setup, lane_map)
         if self.wizard is not None:
             self.wizard.restored(now)
+        self._announce()
 
     def _press(self, name: str) -> None:
         self.presses[name] += 1
+        self.outbox.append(Say(say(self.lang, "say_works", name=name.upper()), self.lang))
+        self._said = None   # and what to press next, again
+        self._announce()
+
+    def _announce(self) -> None:
+        """Say what the builder must do now when it changed (eyes on the board, not on the screen)."""
+        line = self._speech()
+        if line is not None and line != self._said:
+            self.outbox.append(Say(line, self.lang))
+        self._said = line
+
+    def _speech(self) -> str | None:
+        lang, w = self.lang, self.wizard
+        if w is not None:
+            st = w.step
+            if st.stage in ("run", "fine"):
+                if st.problem:
+                    return say(lang, "say_again", lane=st.lane)
+                return say(lang, "say_mark", lane=st.lane, space=1 if st.mark == "start" else self.setup.spaces)
+            keys = {"check": "say_check", "all": "cal_all", "saving": "cal_all", "saved": "cal_saved",
+                    "restored": "cal_restored", "failed": "say_failed"}
+            return say(lang, keys[st.stage], lane=st.lane)
+        if self.name == "buttons":
+            return str(self._buttons_page()["big"])
+        if self.name == "scanner" and self.scans:
+            return self.scans[-1].what
+        return None
 
     def _turn(self, by: int, now: float) -> None:
         self.index = (self.index + by) % len(PAGES)
@@ -171,8 +208,12 @@ class ServiceMode:
         self.t0 = now
         self.presses = {"undo": 0, "go": 0}
         self._played = 0
+        self._said = None
+        if self.name == "scanner":
+            self.scans = []   # each visit starts with "scan any label"
         if speak:
             self.outbox.append(Say(say(self.lang, "p_" + self.name), self.lang))
+            self._announce()
         if self.name == "sound" and self.setup.voice:
             self.outbox += [Say(say(lang, "snd_voice"), lang) for lang in LANGUAGES]
 

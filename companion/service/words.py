@@ -11,6 +11,9 @@ LANGUAGES = ("en", "nl", "es")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "say_works": "{name} works",
+        "say_mark": "Lane {lane}, space {space}", "say_again": "Mark lane {lane} again",
+        "say_check": "Check lane {lane}", "say_failed": "Not saved",
         "service": "Service mode", "off": "Service mode off", "page_of": "Test {n} of {m}",
         "keys": "GO: next test   UNDO: previous   Scan SERVICE MODE again to leave",
         "p_leds": "LED test", "p_calibrate": "LED calibration", "p_scanner": "Scanner test",
@@ -62,6 +65,9 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "top", "middle": "middle", "bottom": "bottom", "safe": "safe", "risky": "risky",
     },
     "nl": {
+        "say_works": "{name} werkt",
+        "say_mark": "Baan {lane}, vak {space}", "say_again": "Baan {lane} opnieuw markeren",
+        "say_check": "Controleer baan {lane}", "say_failed": "Niet bewaard",
         "service": "Servicemodus", "off": "Servicemodus uit", "page_of": "Test {n} van {m}",
         "keys": "GO: volgende test   UNDO: vorige   Scan SERVICE MODE opnieuw om te stoppen",
         "p_leds": "Ledtest", "p_calibrate": "Leds afstellen", "p_scanner": "Scannertest",
@@ -113,6 +119,9 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "boven", "middle": "midden", "bottom": "onder", "safe": "veilige", "risky": "riskante",
     },
     "es": {
+        "say_works": "{name} funciona",
+        "say_mark": "Carril {lane}, casilla {space}", "say_again": "Marca otra vez el carril {lane}",
+        "say_check": "Revisa el carril {lane}", "say_failed": "No guardado",
         "service": "Modo de servicio", "off": "Modo de servicio apagado", "page_of": "Prueba {n} de {m}",
         "keys": "GO: siguiente prueba   UNDO: anterior   Escanea SERVICE MODE otra vez para salir",
         "p_leds": "Prueba de luces", "p_calibrate": "Ajuste de luces", "p_scanner": "Prueba del escáner",
