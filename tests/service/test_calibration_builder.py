@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.kiosk.config import DEFAULT_TOML, load_config, parse_config
+from companion.rules import Mascot
 from companion.lights.lanemap import LaneMap
 from companion.service.calibrate import Lane, lane_pixels
 from companion.service.configfile import backup_of
@@ -169,3 +170,45 @@ def test_marks_that_overlap_a_lane_already_calibrated_are_refused_and_said_why(t
     assert page.alert == "Mark again: lane 2 overlaps lane 1 at pixel 20 (mark lane 2 again)"
     assert page.big.startswith("Lane 2 (Hurley): press GO when the light reaches the first light of space 1")
     assert calibrated(b.path) == [Lane(0, 1, 2), Lane(28, -1, 2), Lane(56, 1, 2), Lane(84, -1, 2)]  # unchanged
+
+
+class TableBuilder(Builder):
+    """The same builder at a whole table (tests/tablekit.py): the real wiring's mock strip, the controller's
+    loop, GO and UNDO as the buttons' inputs."""
+
+    def __init__(self, table, tmp_path):
+        self.table, self.clock, self.strip = table, table.clock, table.strip
+        self.path = tmp_path / "config.toml"
+        self.path.write_text(DEFAULT_TOML)
+        table.controller.service.config_path = self.path
+        assert table.scan("HS-SERVICE").accepted
+        self.look()
+
+    def look(self) -> None:
+        self.table.controller.step()
+        self.view = self.table.controller.view
+
+    def press(self, button: str) -> None:
+        assert self.table.press(button).accepted
+        self.look()
+
+
+@pytest.mark.slow  # about 2 s here: every look is a loop pass of the whole kiosk
+def test_the_calibration_at_a_whole_table_journals_nothing_and_the_race_is_shown_again(tmp_path):
+    from tablekit import TableKit
+    with TableKit() as table:
+        table.start_race()
+        table.scan("HS15")
+        before, rows = table.status(), [(e.id, e.text) for e in table.journal.entries()]
+        b = TableBuilder(table, tmp_path)
+        b.press("undo")
+        b.press("go")
+        for lane in STRAIGHT:                              # the default config says folded; the strip is not
+            b.calibrate_lane(lane)
+        b.press("go")
+        assert calibrated(b.path) == STRAIGHT
+        assert table.scan("HS-SERVICE").accepted
+        assert table.status() == before and [(e.id, e.text) for e in table.journal.entries()] == rows
+        hurley = table.controller.lights.lane_map.pixels_for(2, 6)
+        assert hurley == [38, 39]                         # the new lanes at once (folded: [45, 44])
+        assert all(table.strip.last[p] == table.colours[Mascot.HURLEY] for p in hurley)
