@@ -67,8 +67,9 @@ class Service:
         return self.mode is not None
 
     def takes(self, text: str, source: str) -> bool:
-        """True when ``text`` is the service mode's: every input while it is on, ``HS-SERVICE`` to enter."""
-        return self.mode is not None or text.strip().upper() == ENTER
+        """True when ``text`` is the service mode's: every input while it is on, ``HS-SERVICE`` from the table's
+        own scanner, buttons or keys to enter (a phone never reaches the service mode)."""
+        return self.mode is not None or (text.strip().upper() == ENTER and source in SERVICE_SOURCES)
 
     def handle(self, text: str, source: str, now: float) -> str | None:
         """Handle one input the service mode takes; None when done, else a one-line refusal (a phone's input
@@ -78,13 +79,13 @@ class Service:
             self.mode = ServiceMode(self.setup(), now)
             self._frame = None
             log.info("service mode on (from %s)", source)
+        elif source not in SERVICE_SOURCES:
+            return BUSY
         elif code in (ENTER, EXIT):
             self._parting = say(self.mode.lang, "off"), self.mode.lang  # said once the sinks are redrawn
             self.mode = None
             log.info("service mode off (from %s); the table is as it was", source)
             return None
-        elif source not in SERVICE_SOURCES:
-            return BUSY
         elif code in ("HS-GO", "HS-UNDO") and not (self.mode.name == "scanner" and self.mode.wizard is None
                                                      and source != "button"):
             (self.mode.go if code == "HS-GO" else self.mode.undo)(now)

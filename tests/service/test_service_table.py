@@ -50,6 +50,11 @@ def test_a_phone_input_while_in_service_mode_is_refused_as_busy_and_changes_noth
         assert not result.accepted and result.error.reason is Reason.BUSY
         assert "service mode" in result.message
         assert journal_rows(table) == rows and table.controller.view.service is not None
+        assert not table.controller.handle("HS-SERVICE", "web").accepted          # a phone cannot leave it ...
+        assert table.controller.view.service is not None
+        table.scan("HS-SERVICE")
+        result = table.controller.handle("HS-SERVICE", "web")                 # ... nor enter it
+        assert not result.accepted and table.controller.view.service is None and journal_rows(table) == rows
 
 
 def test_exit_outside_service_mode_is_refused_by_the_table_and_not_journaled():
