@@ -342,7 +342,7 @@ class ServiceMode:
             return {"big": say(lang, "cal_saved"), "lines": (st.detail,), "keys": say(lang, "cal_saved_keys")}
         if st.stage == "restored":
             return {"big": say(lang, "cal_restored"), "keys": say(lang, "cal_restored_keys")}
-        return {"big": say(lang, "cal_failed", why=st.problem), "keys": say(lang, "cal_all_keys")}
+        return {"big": say(lang, "cal_failed", why=st.problem), "keys": say(lang, "cal_failed_keys")}
 
     def _buttons_page(self) -> dict[str, Any]:
         lang = self.lang

@@ -11,6 +11,7 @@ LANGUAGES = ("en", "nl", "es")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "cal_failed_keys": "GO: next test   UNDO: back to the lit lanes",
         "say_works": "{name} works",
         "say_mark": "Lane {lane}, space {space}", "say_again": "Mark lane {lane} again",
         "say_check": "Check lane {lane}", "say_failed": "Not saved",
@@ -65,6 +66,7 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "top", "middle": "middle", "bottom": "bottom", "safe": "safe", "risky": "risky",
     },
     "nl": {
+        "cal_failed_keys": "GO: volgende test   UNDO: terug naar de verlichte banen",
         "say_works": "{name} werkt",
         "say_mark": "Baan {lane}, vak {space}", "say_again": "Baan {lane} opnieuw markeren",
         "say_check": "Controleer baan {lane}", "say_failed": "Niet bewaard",
@@ -119,6 +121,7 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "boven", "middle": "midden", "bottom": "onder", "safe": "veilige", "risky": "riskante",
     },
     "es": {
+        "cal_failed_keys": "GO: siguiente prueba   UNDO: volver a los carriles iluminados",
         "say_works": "{name} funciona",
         "say_mark": "Carril {lane}, casilla {space}", "say_again": "Marca otra vez el carril {lane}",
         "say_check": "Revisa el carril {lane}", "say_failed": "No guardado",

@@ -118,3 +118,25 @@ def test_the_calibration_says_where_to_mark(lang):
     assert said(mode) == []
     mode.go(2.0)                                      # space 1 marked: now the last space
     assert "14" in said(mode)[0]
+
+
+def test_a_save_that_fails_says_why_and_undo_goes_back_to_the_lit_lanes_to_try_again():
+    from companion.service.calibrate import Lane
+    from companion.service.mode import Save
+    from companion.service.wizard import Step
+    mode = ServiceMode(Setup(lane_map=folded(), count=112), now=0.0)
+    mode.undo(0.0)
+    mode.go(0.0)
+    assert mode.wizard is not None
+    mode.wizard.step = Step("all", 4, lanes=tuple((n, Lane(28 * (n - 1), 1, 2)) for n in range(1, 5)))
+    mode.go(1.0)
+    assert any(isinstance(i, Save) for i in mode.outbox)
+    mode.outbox.clear()
+    mode.failed("/etc/hotstreak/config.toml: cannot write (Permission denied)", 1.0)
+    page = mode.page(1.0)
+    assert page.big == "Not saved: /etc/hotstreak/config.toml: cannot write (Permission denied)"
+    assert page.keys.startswith("GO: next test") and said(mode)[-1] == "Not saved"
+    mode.undo(2.0)
+    assert mode.wizard.step.stage == "all"
+    mode.go(3.0)
+    assert any(isinstance(i, Save) for i in mode.outbox)
