@@ -86,6 +86,7 @@ class _Scan:
     text: str
     what: str
     how: list[str] = field(default_factory=list)
+    dropped: int = 0   # repeats of it the scanner's repeat window dropped since
 
 
 class ServiceMode:
@@ -100,6 +101,7 @@ class ServiceMode:
         self.wizard: Wizard | None = None
         self.presses: dict[str, int] = {"undo": 0, "go": 0}
         self.scans: list[_Scan] = []
+        self.repeats: int | None = None   # the scanner's count of dropped repeats at the last scan
         self._played = 0
         self._said: str | None = None
         self._enter(now, speak=True)
@@ -148,9 +150,16 @@ class ServiceMode:
         """A scan on the scanner test (or any scan that is not GO/UNDO): shown, never acted on."""
         self.scans.append(_Scan(text, describe(text, self.lang, self.setup.deck), how(facts, self.lang)))
         del self.scans[:-3]
+        self.repeats = facts.get("repeats")
         if self.name == "scanner":
             self._said = None   # every scan is said, the same card twice too
             self._announce()
+
+    def repeated(self, repeats: int) -> None:
+        """The scanner's count of dropped repeats now: a rise since the last scan is a repeat of it dropped."""
+        if self.repeats is not None and repeats > self.repeats and self.scans:
+            self.scans[-1].dropped += repeats - self.repeats
+        self.repeats = repeats
 
     def saved(self, where: str, lane_map: LaneMap, now: float) -> None:
         """The calibration was written (``where``: the file); ``lane_map`` is in use from now on."""
@@ -283,6 +292,8 @@ class ServiceMode:
         if self.name == "scanner":
             last = self.scans[-1] if self.scans else None
             lines = tuple(last.how) + (say(lang, "scan_count", n=len(self.scans)),) if last else ()
+            if last is not None and last.dropped:
+                lines = (say(lang, "scan_dropped", n=last.dropped),) + lines
             if last is not None and last.what == say(lang, "scan_unknown"):
                 lines = (say(lang, "scan_read", chars=len(last.text), text=repr(last.text)[1:-1][:40]),) + lines
             return ServicePage(**{**base, "big": last.what if last else say(lang, "scan_wait"), "lines": lines})

@@ -103,6 +103,10 @@ class Service:
                 self._parting = None
             return view
         self.mode.tick(now)
+        if self.facts is not None and self.mode.name == "scanner" and self.mode.scans:
+            repeats = self.facts("scan").get("repeats")   # a repeat dropped by the reader shows at once
+            if isinstance(repeats, int):
+                self.mode.repeated(repeats)
         self._flush(now)
         if self.sound is not None:
             self.sound.update()

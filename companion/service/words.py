@@ -11,6 +11,7 @@ LANGUAGES = ("en", "nl", "es")
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "scan_dropped": "The scanner read it again {n}x: dropped as repeats",
         "cal_failed_keys": "GO: next test   UNDO: back to the lit lanes",
         "say_works": "{name} works",
         "say_mark": "Lane {lane}, space {space}", "say_again": "Mark lane {lane} again",
@@ -66,6 +67,7 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "top", "middle": "middle", "bottom": "bottom", "safe": "safe", "risky": "risky",
     },
     "nl": {
+        "scan_dropped": "De scanner las het nog {n}x: genegeerd als herhaling",
         "cal_failed_keys": "GO: volgende test   UNDO: terug naar de verlichte banen",
         "say_works": "{name} werkt",
         "say_mark": "Baan {lane}, vak {space}", "say_again": "Baan {lane} opnieuw markeren",
@@ -121,6 +123,7 @@ WORDS: dict[str, dict[str, str]] = {
         "top": "boven", "middle": "midden", "bottom": "onder", "safe": "veilige", "risky": "riskante",
     },
     "es": {
+        "scan_dropped": "El escáner lo leyó otra vez {n}x: descartado como repetición",
         "cal_failed_keys": "GO: siguiente prueba   UNDO: volver a los carriles iluminados",
         "say_works": "{name} funciona",
         "say_mark": "Carril {lane}, casilla {space}", "say_again": "Marca otra vez el carril {lane}",

@@ -7,6 +7,7 @@ from companion.rules import Mascot
 from companion.rules.errors import Reason
 from companion.service.calibrate import Lane
 from companion.service.wizard import Step
+from hardware.scanner import ScanParser
 from tablekit import TableKit
 
 
@@ -132,3 +133,19 @@ def test_the_calibration_saved_at_the_table_is_used_by_the_lights_at_once(tmp_pa
         assert table.controller.lights.lane_map.pixels_for(2, 1) == [28, 29]   # default: [55, 54]
         table.scan("HS-SERVICE")
         assert table.controller.lights.lane_map.pixels_for(2, 1) == [28, 29]
+
+
+def test_the_scanner_test_shows_a_repeat_the_reader_dropped():
+    with TableKit() as table:
+        scanner = table.kiosk.hardware.scanner
+        scanner.parser = ScanParser(repeat_window=0.8, clock=table.clock)   # a scanner's own repeat window
+        table.scan("HS-SERVICE")
+        table.press("go")
+        scanner.feed("HS15")                              # through the mock scanner's own reader
+        table.advance(0.1)
+        assert table.controller.view.service.big == "Race card: Hurley, 3 ahead"
+        scanner.feed("HS15")                              # the card still under the scanner: a repeat
+        table.advance(0.1)
+        lines = table.controller.view.service.lines
+        assert lines[0] == "The scanner read it again 1x: dropped as repeats"
+        assert "Scanner: script" in lines and "Scans: 1" in lines
