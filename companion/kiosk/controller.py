@@ -63,7 +63,9 @@ class Controller(ViewFeeds):
 
     ``sinks`` are called in order; ``lights`` (the LED strip's sink) is called first and drawn at once after
     every accepted input, before the other sinks do their work. ``join_url()`` gives the phone page's address
-    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`."""
+    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`.
+    ``service`` (set by the wiring: ``companion.service.runner.Service``) takes every input while the service
+    mode is on: none of them reaches the table or the journal (docs/service.md)."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Sink] = (), lights: Sink | None = None,
