@@ -161,7 +161,8 @@ class Config:
     def lane_map_dict(self, spaces: int = 14) -> dict[str, Any]:
         """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
         return {"spaces": spaces, "segments": [0],
-                "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": seg.per_space or self.pixels_per_space,
+                "lane": {str(i + 1): {"segment": 0, "first": seg.first,
+                                      "per_space": seg.per_space or self.pixels_per_space,
                                       "direction": seg.direction} for i, seg in enumerate(self.lanes)}}
 
 

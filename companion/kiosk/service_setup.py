@@ -50,6 +50,12 @@ class TableSound:
         if self.effects:
             self.sink.audio.play_effect(name)
 
+    def hush(self) -> None:
+        """Nothing the race call still has waiting is said."""
+        hush = getattr(self.sink.voice, "hush", None)
+        if hush is not None:
+            hush()
+
     def update(self) -> None:
         for voice in self.voices.values():
             voice.update()

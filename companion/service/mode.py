@@ -279,7 +279,8 @@ class ServiceMode:
         """The service screen now."""
         lang, s = self.lang, self.setup
         frame = self.frame(now)
-        base: dict[str, Any] = dict(page=self.name, title=say(lang, "p_" + self.name), number=self.index + 1, pages=len(PAGES),
+        base: dict[str, Any] = dict(page=self.name, title=say(lang, "p_" + self.name), number=self.index + 1,
+                                    pages=len(PAGES),
                     keys=say(lang, "keys"), colours=tuple(rgb for _, rgb in s.mascots),
                     strip=tuple(frame) if self._mirrored() else ())
         if self.wizard is not None:
@@ -370,7 +371,8 @@ class ServiceMode:
         if s.voice and now < self.t0 + VOICE_SECONDS * len(LANGUAGES):
             k = min(len(LANGUAGES) - 1, int((now - self.t0) // VOICE_SECONDS))
             return {"big": say(lang, "snd_playing", what=say(LANGUAGES[k], "snd_voice")), "lines": lines}
-        if self._played and self._played <= len(s.effect_names) and now < self._effects_at() + EFFECT_GAP * self._played:
+        playing = now < self._effects_at() + EFFECT_GAP * self._played
+        if self._played and self._played <= len(s.effect_names) and playing:
             name = s.effect_names[self._played - 1]
             return {"big": say(lang, "snd_playing", what=say(lang, "snd_effect", name=name)), "lines": lines}
         return {"big": say(lang, "snd_done"), "lines": lines}

@@ -44,7 +44,7 @@ class Service:
     ``setup()`` gives the :class:`Setup` at each entry (the lane map in use then); ``strip`` is the LED strip
     (``show(frame)``); ``config_path`` where a calibration is saved (``check(text)`` validates the new config
     text, raising to refuse it); ``sound`` says lines and plays effects (``say(text, language)``,
-    ``effect(name)``, ``update()`` every loop pass; None: silent); ``facts(source)`` how
+    ``effect(name)``, ``update()`` every loop pass, ``hush()`` on entering; None: silent); ``facts(source)`` how
     the last scan came in (``companion.service.scans.how``); ``on_map(lane_map)`` puts a lane map in use at
     once (the lights and the screen's LED preview). ``saved_note`` is added to the saved file's name on the
     screen (e.g. how to start with it)."""
@@ -78,6 +78,8 @@ class Service:
         if self.mode is None:
             self.mode = ServiceMode(self.setup(), now)
             self._frame = None
+            if self.sound is not None:
+                self.sound.hush()   # the race call stops: the service mode speaks now
             log.info("service mode on (from %s)", source)
         elif source not in SERVICE_SOURCES:
             return BUSY

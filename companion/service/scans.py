@@ -48,7 +48,7 @@ def describe(text: str, lang: str, deck: Deck | None = None) -> str:
     if isinstance(code, SeatNameCode):
         return say(lang, "scan_name")
     assert isinstance(code, Control)
-    name = say(lang, "ctl_" + code.action, n=code.players) if code.action == "players" else say(lang, "ctl_" + code.action)
+    name = say(lang, "ctl_players", n=code.players) if code.action == "players" else say(lang, "ctl_" + code.action)
     return say(lang, "scan_control", name=name)
 
 

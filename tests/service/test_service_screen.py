@@ -53,8 +53,8 @@ def harder_pages(lang: str) -> list:
     done = ((1, Lane(0, 1, 3)),)
     for stage, extra in (("check", {}), ("run", {"problem": "lane 2 overlaps lane 1 at pixel 20 (mark lane 2 "
                                                               "again)"}),
-                         ("saved", {"detail": "/home/someone/.config/hotstreak/config.toml (start with --config and this "
-                                              "file)"}),
+                         ("saved", {"detail": "/home/someone/.config/hotstreak/config.toml (start with "
+                                              "--config and this file)"}),
                          ("failed", {"problem": "/etc/hotstreak/config.toml: cannot write (Permission denied)"})):
         mode.wizard.step = Step(stage, 2 if stage == "run" else 1, lanes=done, **extra)
         pages.append((f"calibration {stage}", mode.page(1.0)))
