@@ -25,3 +25,5 @@ done
 for screen in race betting payouts game-over; do
     hotstreak screenshot --size 800x480 --screen "$screen" --out "docs/screen-$screen-800x480.png"
 done
+# The service mode's screens (docs/service.md): docs/service/
+python -m companion.service.samples docs/service

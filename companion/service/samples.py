@@ -7,13 +7,21 @@ each test of the service mode as a builder sees it a few seconds in, on the defa
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 from companion.lights.lanemap import LaneMap
 from companion.service.calibrate import Lane
 from companion.service.mode import ServiceMode, Setup
 from companion.service.page import PAGES, ServicePage
 from companion.service.wizard import Step
 
-__all__ = ["sample_page"]
+__all__ = ["DOC_PICTURES", "sample_page", "save_pictures"]
+
+DOC_PICTURES = (("leds", 1920), ("calibrate", 1920), ("leds", 800), ("calibrate", 800), ("scanner", 800),
+                ("screen", 800))
+"""The pictures in docs/service.md: (test, screen width: 1920 is 1920x1080, 800 the 7-inch panel)."""
 
 
 def sample_page(name: str = "leds", language: str = "en") -> ServicePage:
@@ -42,3 +50,27 @@ def sample_page(name: str = "leds", language: str = "en") -> ServicePage:
     elif name == "sound":
         mode.tick(now)
     return mode.page(now)
+
+
+def save_pictures(folder: str | Path, pictures: tuple[tuple[str, int], ...] = DOC_PICTURES,
+                  language: str = "en") -> list[Path]:
+    """Draw the sample service screens ``pictures`` to ``folder/service-<test>-<width>.png`` (SDL's dummy
+    video driver: no display needed); returns the files written."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from companion.screen.draw import Screen
+    from companion.screen.model import ScreenModel
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, width in pictures:
+        screen = Screen.offscreen((1920, 1080) if width == 1920 else (800, 480))
+        screen.draw(ScreenModel(screen="service", service=sample_page(name, language), language=language), now=0.0)
+        path = out / f"service-{name}-{width}.png"
+        screen.save(str(path))
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":   # python -m companion.service.samples docs/service (docs/screenshots.sh)
+    for written in save_pictures(sys.argv[1] if len(sys.argv) > 1 else "docs/service"):
+        print(f"wrote {written}")
