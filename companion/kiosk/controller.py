@@ -64,8 +64,7 @@ class Controller(ViewFeeds):
     ``sinks`` are called in order; ``lights`` (the LED strip's sink) is called first and drawn at once after
     every accepted input, before the other sinks do their work. ``join_url()`` gives the phone page's address
     (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`.
-    ``service`` (set by the wiring: ``companion.service.runner.Service``) takes every input while the service
-    mode is on: none of them reaches the table or the journal (docs/service.md)."""
+    ``service`` (the wiring's ``companion.service.runner.Service``) takes every input while the service mode is on."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Sink] = (), lights: Sink | None = None,
@@ -99,12 +98,14 @@ class Controller(ViewFeeds):
         self._odds_in: queue.SimpleQueue[OddsView] = queue.SimpleQueue()
         self.join_url_source = join_url
         self.seat_codes: Callable[[TableView], Mapping[int, str]] | None = None  # the phone page's consent codes
+        self.join_code: Callable[[TableView], str | None] | None = None  # the phone page's join code (in the QR)
         self._gates: dict[int, Callable[[], bool]] = {}
         self.join_url: str | None = None
         self._address_at = 0.0
         self.entries: list[Entry] = []   # the current game's inputs that count (the table's replay)
         self._recorded: int | None = None  # first input id of the game last summarised at its end
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
+        self._made: tuple[list[Entry], dict[int, str], list[Journaled]] = ([], {}, [])  # see _journaled
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
         self._seat_word, self._printed, self._local = _words(language)
         from companion.call.announcer import Announcer
@@ -118,8 +119,7 @@ class Controller(ViewFeeds):
     # ----- the view -----------------------------------------------------------------------------------
     def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
         """The TableView of the table now, with the race call lines of ``events`` computed once here."""
-        journaled = tuple(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
-                          for e in self.entries)
+        journaled = self._journaled()
         view = build(self.table, names=self.names, seat_word=self._seat_word, odds=self._odds,
                      join_url=self.join_url, input=input, form=self.form, journaled=journaled)
         view = dataclasses.replace(view, journal_identity=self.journal.identity)
@@ -128,12 +128,23 @@ class Controller(ViewFeeds):
                 view = dataclasses.replace(view, seat_codes=dict(self.seat_codes(view)))
             except Exception as exc:  # noqa: BLE001 - no codes shown rather than no table
                 log.warning("seat consent codes not made (%s)", exc)
+        view = self._joined(view)
         if events:
             printed = tuple(self._printed(events, view.seat_name))
             local = tuple(self._local(events, view.seat_name, view.deck))
             announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
             view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
         return view
+
+    def _journaled(self) -> tuple[Journaled, ...]:
+        """The view's ``journaled`` of :attr:`entries`: each entry's Journaled made once (a game of 65,000 phone
+        inputs costs a tuple copy per input, not 65,000 new objects); made anew when the list or skips change."""
+        made, entries = self._made, self.entries
+        if made[0] is not entries or made[1] is not self.skipped or len(made[2]) > len(entries):
+            made = self._made = (entries, self.skipped, [])
+        made[2].extend(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
+                       for e in entries[len(made[2]):])
+        return tuple(made[2])
 
     def odds_ready(self, odds: OddsView) -> None:
         """New odds from the odds worker (any thread): in the view at the next loop pass."""
@@ -190,12 +201,11 @@ class Controller(ViewFeeds):
             if not self.service.active:
                 self._reset(now)
             return Result(text, True, request=request)
-        result, error = _refused(text, RefusedError(why, Reason.BUSY, code=text))
-        result.request = request
+        error = RefusedError(why, Reason.BUSY, code=text)
         self.view = dataclasses.replace(self.view, input=InputView(text, source, request, False))
         for sink in self._all():
             self._call(sink, "refused", sink.refused, error, self.view, now)
-        return result
+        return Result(text, False, message=RefusalMessage(error), error=error, request=request)
 
     def _apply(self, text: str, source: str, now: float) -> tuple[Result, RefusedError | None]:
         chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's

@@ -1,5 +1,5 @@
 """What comes into the controller's view between inputs: new odds from the odds worker and the phone page's
-address (a part of :class:`companion.kiosk.controller.Controller`, kept here to keep that module small)."""
+address with its join code (a part of :class:`companion.kiosk.controller.Controller`, kept here to keep that module small)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class ViewFeeds:
     _odds_in: queue.SimpleQueue[OddsView]
     join_url_source: Callable[[], str | None] | None
     join_url: str | None
+    join_code: Callable[[TableView], str | None] | None
     _address_at: float
 
     def _take_odds(self) -> None:
@@ -47,4 +48,15 @@ class ViewFeeds:
             return
         if url != self.join_url:
             self.join_url = url
-            self.view = dataclasses.replace(self.view, join_url=url)
+            self.view = self._joined(dataclasses.replace(self.view, join_url=url))
+
+    def _joined(self, view: TableView) -> TableView:
+        """``view`` with the join code in its page address (``http://HOST:PORT/?join=CODE``, the QR code's)."""
+        if self.join_code is None or not view.join_url:
+            return view
+        try:
+            code = self.join_code(view)
+        except Exception as exc:  # noqa: BLE001 - the address without the code rather than no table
+            log.warning("join code not made (%s)", exc)
+            return view
+        return dataclasses.replace(view, join_url=f"{view.join_url.split('?', 1)[0]}?join={code}") if code else view

@@ -161,6 +161,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         sinks.append(sink)
         controller.join_url_source = address
         controller.seat_codes = sink.codes  # the consent codes the screen shows beside the seats
+        controller.join_code = sink.join    # the join code in the QR code's address and under it
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))

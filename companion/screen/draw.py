@@ -25,6 +25,7 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
+from companion.screen.podium_scene import podium_scene
 from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
 from companion.screen.service_screen import ServiceScreen
@@ -149,12 +150,13 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand, ServiceScreen)
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
         self.track_numbers(model, L)
-        self.mascots_on_track(model, L)
-        self.running_order(model, L)
+        self.mascots_on_track(model, L, now)
+        self.running_order(model, L, now)
         if not L.small:   # the 7-inch panel keeps the track, the running order and the money
             self.last_card(model, L)
             self.race_call(model, L)
         self.money(model, L.seats, L.unit)
+        podium_scene(self, model, L, now)   # at the race's end, over the track's part of the screen
 
     def header(self, model: ScreenModel, L: Layout) -> None:
         """The title, race / pass / card chips, and device trouble (only when there is some: which parts)."""
