@@ -51,3 +51,5 @@ hotstreak screenshot --size 800x480 --screen race --cards "${move[@]}" --out doc
 for t in 2.8 3.3; do
     shot --screen race-end --now "$t" --out "docs/motion/podium-$t-1080p.png"
 done
+# The service mode's screens (docs/service.md): docs/service/
+python -m companion.service.samples docs/service

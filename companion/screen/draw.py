@@ -25,9 +25,10 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
+from companion.screen.panel_screens import PanelScreens
 from companion.screen.podium_scene import podium_scene
 from companion.screen.race_panels import RacePanels
-from companion.screen.panel_screens import PanelScreens
+from companion.screen.service_screen import ServiceScreen
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
 from companion.screen.words import part, say
@@ -103,7 +104,7 @@ class Screen:
         self.close()
 
 
-class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand):
+class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand, ServiceScreen):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
     def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:
@@ -168,7 +169,7 @@ class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand):
             title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []
-        if model.screen != "attract":
+        if model.screen not in ("attract", "service"):
             chips.append(self.w("race", n=model.race_no))
         if model.screen == "race":
             chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]
