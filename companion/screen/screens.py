@@ -150,10 +150,21 @@ class OtherScreens(Widgets):
             hint, hint_h = [], 0   # no room for the keyboard hint (the 7-inch panel): the players first
         step = max(int(self.min_cap * 1.5), min(int(76 * u), (h - hint_h - int(8 * u)) // n))
         cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.6))
+        font, gap = self.font(cap), int(16 * u)
+        # a seat with a code (the 6 digits a phone types to take it) keeps its name readable: on a narrow panel
+        # the money gives way first (it is on every other screen), then the name is shortened
+        money = all(font.size(f"{s.name.partition(' · ')[0].upper()[:6]} {s.name.partition(' · ')[2]}  "
+                              f"${s.money}")[0] + 2 * gap <= w for s in model.seats)
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
-            amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
-            self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
+            right = x + w
+            if money or " · " not in seat.name:
+                right = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")[0] - int(12 * u)
+            name, _, code = seat.name.partition(" · ")  # "Bram · 482193": the consent code a phone types
+            if code:  # the code whole, beside the money; the name gives way (shortened) when both do not fit
+                right = self.label(code, cap, (right, cy), C.DIM_TEXT, "midright")[0] - gap
+            self.label(self.shortened(name.upper(), cap, right - x), cap, (x, cy), C.TEXT, "midleft",
+                       max_w=right - x)
         for k, line in enumerate(hint):
             self.label(line, hint_cap, (x, y + h - hint_h + int(k * hint_cap * 1.6)), C.DIM_TEXT, max_w=w)
 

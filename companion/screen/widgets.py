@@ -148,6 +148,16 @@ class Widgets:
             width = self.font(cap).size(s)[0]
         return cap
 
+    def shortened(self, s: str, cap: float, max_w: int) -> str:
+        """``s``, or as much of it as fits ``max_w`` pixels at the smallest capital height it may take (from
+        ``cap`` down to :attr:`min_cap`), ending in an ellipsis."""
+        font = self.font(self.fit_cap(s, cap, max_w))
+        if font.size(s)[0] <= max_w:
+            return s
+        while len(s) > 1 and font.size(s + "\u2026")[0] > max_w:
+            s = s[:-1].rstrip()
+        return s + "\u2026"
+
     def record(self, rect: Rect, text: str, cap: float, fits: bool = True, kind: str = "text",
                role: str = "text") -> None:
         """Note a drawn text box for the measuring hook (nothing when :attr:`boxes` is None)."""

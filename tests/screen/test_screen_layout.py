@@ -62,6 +62,10 @@ def case_model(case: str, lang: str) -> ScreenModel:
         model = _sample("race", lang)
         return replace(model, seats=tuple(dataclasses.replace(s, name=f"{s.name} {k}") for k in (1, 2)
                                           for s in model.seats))
+    if case == "setup-codes":   # seats named at the kiosk: each shows the 6-digit code a phone types to take it
+        model = replace(_sample("setup", lang), join_url=URL)
+        return replace(model, seats=tuple(dataclasses.replace(s, name=f"{s.name}{'a' * k} · 48219{k}")
+                                          for k, s in enumerate(model.seats)))
     if case == "race-message":
         return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
                        "once)", message_at=0.0)
@@ -70,6 +74,7 @@ def case_model(case: str, lang: str) -> ScreenModel:
 
 CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
          "race-stale", "race-name", "setup-name", "race-message", "race-fold", "race-turned", "race-all", "race-8-seats",
+         "setup-codes",
          "moment-fall", "moment-knockout", "moment-out", "moment-finish", "moment-side-bet", "moment-winner")
 
 
