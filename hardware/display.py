@@ -17,9 +17,11 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from typing import Any, Callable
 
 from hardware.device import Device
+from hardware.keyburst import BurstDecoder, Scan
 
 log = logging.getLogger("hotstreak.display")
 
@@ -67,6 +69,9 @@ class PygameDisplay(Device):
         self.name = kind
         self.on_key = on_key
         self.on_quit = on_quit
+        self.burst: BurstDecoder | None = None        # a keyboard scanner's bursts told from a person's keys
+        self.on_scan: Callable[[str], Any] | None = None
+        self.clock: Callable[[], float] = time.monotonic  # the keys' times for ``burst`` (tests: a fake clock)
         fullscreen = kind == "kmsdrm"
         pygame.display.init()
         if size is None:
@@ -95,18 +100,42 @@ class PygameDisplay(Device):
 
     def poll(self) -> None:
         """Hand the window's key presses to ``on_key`` (and its close to ``on_quit``) without showing a new
-        frame: what a screen that did not change calls instead of :meth:`present`."""
+        frame: what a screen that did not change calls instead of :meth:`present`.
+
+        With a ``burst`` decoder (:class:`hardware.keyburst.BurstDecoder`, a desktop window), every key goes
+        through it first: a keyboard scanner's code goes to ``on_scan(text)``, a person's keys to ``on_key``.
+        SDL gives key events no time, so the keys a poll finds carry the poll's time, and the decoder ticks
+        only at a poll that found no key (a slow frame between two polls never splits a burst)."""
         if self.closed:
             return
         pg = self._pg
+        now = self.clock()
+        found = False
         for event in pg.event.get():
             if event.type == pg.KEYDOWN:
                 name = pg.key.name(event.key)
-                taken = self.on_key(name) if self.on_key is not None else False
-                if name == "escape" and not taken and self.name == "window" and self.on_quit is not None:
-                    self.on_quit()  # Esc closes a desktop window, like its close button
+                if self.burst is None:
+                    self._press(name)
+                else:
+                    found = True
+                    self._decoded(self.burst.feed(name, getattr(event, "unicode", ""), now))
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
+        if self.burst is not None and not found:
+            self._decoded(self.burst.tick(now))
+
+    def _press(self, name: str) -> None:
+        taken = self.on_key(name) if self.on_key is not None else False
+        if name == "escape" and not taken and self.name == "window" and self.on_quit is not None:
+            self.on_quit()  # Esc closes a desktop window, like its close button
+
+    def _decoded(self, decided: list[Any]) -> None:
+        for item in decided:
+            if isinstance(item, Scan):
+                if self.on_scan is not None:
+                    self.on_scan(item.text)
+            else:
+                self._press(item.key)
 
     def _release(self) -> None:
         self._pg.display.quit()
