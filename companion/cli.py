@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "odds": "odds",
     "history": "history",
     "config": "config",
+    "wiring": "wiring",
 }
 
 
