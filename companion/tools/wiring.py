@@ -110,8 +110,8 @@ def _at_least(sizes: tuple[float, ...], amps: float) -> float:
     return next((s for s in sizes if s >= amps), sizes[-1])
 
 
-def _nearest_ground(pin: int) -> int:
-    return min(GROUND_PINS, key=lambda g: (abs(g - pin), g))
+def _nearest_ground(pin: int, avoid: tuple[int, ...] = ()) -> int:
+    return min((g for g in GROUND_PINS if g not in avoid), key=lambda g: (abs(g - pin), g))
 
 
 def pixel_amps(count: int, brightness: float) -> float:
@@ -133,7 +133,9 @@ def plan(cfg: Config, track: Track) -> WiringPlan:
     data = Pin(gpio, _header(gpio, "leds.pin"), "LED data (SPI0 MOSI)" if spi else "LED data (PWM/PCM)")
     buttons = {name: Pin(g, _header(g, f"buttons.{name}"), f"{name.upper()} button")
                for name, g in cfg.buttons.items()}
-    grounds = {"strip": Pin(None, 6, "common ground with the 5 V supply")}
+    # the ground beside the data pin (pin 20 beside 19 for SPI): data and ground run as a pair; pins 4 and 6 stay
+    # free for the 7-inch panel's power leads
+    grounds = {"strip": Pin(None, _nearest_ground(data.header_pin, avoid=(6,)), "common ground")}
     for name, pin in buttons.items():
         grounds[name] = Pin(None, _nearest_ground(pin.header_pin), f"{name.upper()} button, other leg")
     lane_of = {lane: m.value for m, lane in track.start_lanes}
@@ -176,6 +178,8 @@ def describe(p: WiringPlan) -> list[str]:
     """The plan as short lines for the terminal (what ``hotstreak wiring`` prints besides the file)."""
     lines = [f"LED data: GPIO{p.data.gpio} (header pin {p.data.header_pin}) -> 74AHCT125 1A, 1Y -> 330 ohm -> "
              f"DIN of lane {p.strips[0].lane}" if p.strips else "no lanes"]
+    lines.append(f"common ground: pin {p.grounds['strip'].header_pin} to the 74AHCT125's GND (pin 7) and the 5 V "
+                 "supply's GND")
     lines += [f"{name.upper()} button: GPIO{pin.gpio} (pin {pin.header_pin}) and ground (pin "
               f"{p.grounds[name].header_pin})" for name, pin in p.buttons.items()]
     for s in p.strips:

@@ -162,7 +162,7 @@ def _supply(s: _Svg, p: WiringPlan) -> None:
     s.rect(RED_RAIL - 4, cap, GND_RAIL - RED_RAIL + 8, 16, fill="#fff", stroke=BLACK, width=1.5, rx=2)
     s.text(RED_RAIL - 14, cap + 13, "1000 uF across the rails", 12, "end")
     s.text(RED_RAIL - 14, cap + 45, "GND also to the Pi", 12, "end")
-    s.text(RED_RAIL - 14, cap + 61, "(pin 6) and the shifter", 12, "end")
+    s.text(RED_RAIL - 14, cap + 61, f"(pin {p.grounds['strip'].header_pin}) and the shifter", 12, "end")
     s.text(RED_RAIL - 14, cap + 77, "(pin 7): one ground", 12, "end")
 
 
