@@ -109,7 +109,7 @@ def _pi(s: _Svg, p: WiringPlan) -> dict[str, float]:
 
 def _shifter(s: _Svg, p: WiringPlan, pi: dict[str, float]) -> None:
     x, y = 470, 110
-    s.rect(x, y, 230, 150, fill="#fff8e1")
+    s.rect(x, y, 230, 168, fill="#fff8e1")
     s.text(x + 115, y + 28, "74AHCT125", 17, "middle", "bold")
     s.text(x + 115, y + 46, "level shifter 3.3 V -> 5 V", 12, "middle", fill=GREY)
     s.text(x + 10, y + 75, "2  1A in", 13)
@@ -118,6 +118,7 @@ def _shifter(s: _Svg, p: WiringPlan, pi: dict[str, float]) -> None:
     s.text(x + 220, y + 75, "1Y out  3", 13, "end")
     s.text(x + 220, y + 100, "VCC 5 V  14", 13, "end")
     s.text(x + 115, y + 143, "pins 4, 5, 9, 10, 12, 13 to GND", 11, "middle", fill=GREY)
+    s.text(x + 115, y + 160, "100 nF from pin 14 to pin 7", 11, "middle", fill=GREY)
     s.line([(340, pi["data"]), (410, pi["data"]), (410, y + 70), (x, y + 70)], DATA)
     s.text(420, y + 62, "data", 12, fill=DATA)
     s.line([(340, pi["strip"]), (440, pi["strip"]), (440, y + 120), (x, y + 120)], BLACK)
@@ -132,7 +133,7 @@ def _shifter(s: _Svg, p: WiringPlan, pi: dict[str, float]) -> None:
 
 def _buttons(s: _Svg, p: WiringPlan, pi: dict[str, float]) -> None:
     for i, (name, pin) in enumerate(p.buttons.items()):
-        y = 300 + i * 90
+        y = 305 + i * 85
         x = 470
         s.rect(x, y, 150, 56, fill="#e3f2fd")
         s.text(x + 75, y + 24, f"{name.upper()} button", 15, "middle", "bold")

@@ -129,3 +129,13 @@ def test_every_pin_on_the_diagram_is_the_header_pin_of_its_gpio():
     assert {10: 19, 12: 32, 18: 12, 21: 40, 17: 11, 27: 13, 5: 29, 6: 31, 22: 15, 23: 16}.items() <= HEADER.items()
     assert len(HEADER) == 28 and len(set(HEADER.values())) == 28
     assert {1, 2, 4, 6, 9, 14, 17, 20, 25, 30, 34, 39}.isdisjoint(HEADER.values())  # power and ground pins
+
+
+def test_the_diagram_in_the_build_guide_is_the_commands_own_for_the_defaults(tmp_path, monkeypatch):
+    """docs/wiring.svg is what `hotstreak wiring --out docs/wiring.svg` makes with no config (remake it so)."""
+    from conftest import ROOT
+    monkeypatch.delenv("HOTSTREAK_CONFIG", raising=False)
+    out = tmp_path / "w.svg"
+    assert hotstreak_in_process("wiring", "--out", str(out)).returncode == 0
+    assert (ROOT / "docs" / "wiring.svg").read_text() == out.read_text()
+    assert "(wiring.svg)" in (ROOT / "docs" / "build.md").read_text()
