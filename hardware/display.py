@@ -10,6 +10,9 @@ desktop window's keys go through the same press path as the table's buttons; clo
 ``on_quit()``, and so does Esc in a desktop window when ``on_key`` did not take it (returned a false value;
 the name entry takes Esc to cancel the name being typed, so a second Esc closes). When no display can be opened, :func:`open_display` returns a :class:`NullDisplay` after
 one log line: ``surface`` is None, every call does nothing, and the race goes on.
+
+A desktop window given a ``burst`` decoder (:mod:`hardware.keyburst`) tells a keyboard scanner's codes from a
+person's keys: a code goes to ``on_scan(text)`` as one scan, a person's key to ``on_key`` as before.
 """
 
 from __future__ import annotations

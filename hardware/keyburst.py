@@ -12,13 +12,13 @@ answers with what the keys meant:
   (:class:`hardware.scanner.ScanParser`: control bytes, AIM prefix, ASCII only, length cap, repeat window).
 
 A key is held for up to ``window`` seconds (default 0.045) before it is decided. Keys each within ``window`` of
-the last and ended by Enter are a burst: with at least ``min_length`` characters it is one scan. A burst
-never becomes presses outside name entry, so a code with a g, u or n in it never presses GO or undo or opens the
-name entry. A burst that stops without Enter is dropped (counted in ``dropped``), unless ``typing()`` says a
-name is being typed: then its keys are a quick typist's letters and come out as presses. A shorter burst
-ended by Enter is settled the same way (one key and Enter: a person's quick presses). Modifier keys (shift, ctrl,
-alt, caps lock) are ignored; any other key without a character (Esc, Tab, Backspace, F2, arrows) first
-settles the keys held, then comes out as a press at once.
+the last and ended by Enter are a burst: with at least ``min_length`` characters it is one scan. A burst never
+becomes presses outside name entry, so a code with a g, u or n in it never presses GO or undo or opens the name
+entry. A burst that stops without Enter is dropped (counted in ``dropped``), unless ``typing()`` says a name is
+being typed: then its keys are a quick typist's letters and come out as presses. A shorter burst ended by Enter
+is settled the same way (one key and Enter: a person's quick presses). Modifier keys (shift, ctrl, alt, caps
+lock) are ignored; any other key without a character (Esc, Tab, Backspace, F2, arrows) first settles the keys
+held, then comes out as a press at once.
 
 >>> d = BurstDecoder(window=0.04)
 >>> t = 0.0

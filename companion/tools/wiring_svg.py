@@ -221,8 +221,8 @@ def _strip(s: _Svg, strip: Strip, y: float) -> None:
 
 def _notes(s: _Svg, p: WiringPlan, y: float) -> None:
     lines = [
-        f"Blue: data, GPIO{p.data.gpio} -> 74AHCT125 -> 330 ohm at the first DIN; then each piece's DOUT to the next DIN "
-        "(dashed), in pixel order.",
+        f"Blue: data, GPIO{p.data.gpio} -> 74AHCT125 -> 330 ohm at the first DIN; then each piece's DOUT to the "
+        "next DIN (dashed), in pixel order.",
         f"Red and black: 5 V and GND from the supply through the {p.fuse_amps:g} A fuse, fed in at each dot; "
         f"{p.awg} AWG ({p.mm2:g} mm2) wire, as short as the table allows.",
         "Pixels between pieces (corners, joins) stay dark: "

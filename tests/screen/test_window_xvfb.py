@@ -14,8 +14,8 @@ import pytest
 from conftest import hotstreak
 from kioskproc import journal_texts, start_run, stop, wait_until
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")), reason="needs Xvfb and xdotool")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (shutil.which("Xvfb") and shutil.which("xdotool")),
+                                                   reason="needs Xvfb and xdotool")]
 
 TIMEOUT = 30.0  # s: a busy 2-core machine starts the kiosk and its window slowly
 
