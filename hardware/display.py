@@ -29,6 +29,8 @@ from hardware.keyburst import BurstDecoder, Scan
 log = logging.getLogger("hotstreak.display")
 
 KINDS = ("auto", "kmsdrm", "window", "dummy", "none")
+KEY_WAIT = 0.25   # s: the most one poll waits on keys held by the burst decoder (a scanner's burst is ~0.1 s)
+KEY_WAITS = 100   # and the most waits it makes, whatever the clock says
 DEFAULT_SIZE = (1280, 720)
 
 
@@ -75,6 +77,7 @@ class PygameDisplay(Device):
         self.burst: BurstDecoder | None = None        # a keyboard scanner's bursts told from a person's keys
         self.on_scan: Callable[[str], Any] | None = None
         self.clock: Callable[[], float] = time.monotonic  # the keys' times for ``burst`` (tests: a fake clock)
+        self.key_wait = KEY_WAIT                           # s a poll may wait for the held keys' decision
         fullscreen = kind == "kmsdrm"
         pygame.display.init()
         if size is None:
@@ -107,25 +110,47 @@ class PygameDisplay(Device):
 
         With a ``burst`` decoder (:class:`hardware.keyburst.BurstDecoder`, a desktop window), every key goes
         through it first: a keyboard scanner's code goes to ``on_scan(text)``, a person's keys to ``on_key``.
-        SDL gives key events no time, so the keys a poll finds carry the poll's time, and the decoder ticks
-        only at a poll that found no key (a slow frame between two polls never splits a burst)."""
+        SDL gives key events no time, so the keys found here carry the time they were read: those waiting since
+        the last poll the time of this one (a slow frame between two polls never splits a burst); then, while
+        the decoder holds keys, the display waits for the next key (at most ``key_wait`` s, without spinning)
+        and stamps each as it comes, so a person's keys are told apart within about a frame."""
         if self.closed:
             return
         pg = self._pg
         now = self.clock()
+        found = self._events(pg.event.get(), now)
+        burst = self.burst
+        if burst is None:
+            return
+        if not found:
+            self._decoded(burst.tick(now))
+        end = now + self.key_wait
+        for _ in range(KEY_WAITS):
+            deadline = burst.deadline
+            now = self.clock()
+            if deadline is None or now >= end:
+                break
+            if now > deadline:
+                self._decoded(burst.tick(now))
+                continue
+            event = pg.event.wait(int((deadline - now) * 1000) + 2)
+            self._events([event, *pg.event.get()], self.clock())
+
+    def _events(self, events: list[Any], stamp: float) -> bool:
+        """Hand on ``events`` read at ``stamp``; True when there was a key among them."""
+        pg = self._pg
         found = False
-        for event in pg.event.get():
+        for event in events:
             if event.type == pg.KEYDOWN:
                 name = pg.key.name(event.key)
                 if self.burst is None:
                     self._press(name)
                 else:
                     found = True
-                    self._decoded(self.burst.feed(name, getattr(event, "unicode", ""), now))
+                    self._decoded(self.burst.feed(name, getattr(event, "unicode", ""), stamp))
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
-        if self.burst is not None and not found:
-            self._decoded(self.burst.tick(now))
+        return found
 
     def _press(self, name: str) -> None:
         taken = self.on_key(name) if self.on_key is not None else False

@@ -105,6 +105,11 @@ class BurstDecoder:
         """True while keys wait for a decision (the caller should :meth:`tick`)."""
         return bool(self._held)
 
+    @property
+    def deadline(self) -> float | None:
+        """When the keys held will be decided if no key comes first (a :meth:`tick` after it), or None."""
+        return self._last + self.window if self._held else None
+
     def feed(self, key: str, char: str, t: float) -> list[Decoded]:
         """One key press at ``t`` seconds; returns what is decided now (see the class)."""
         if key in MODIFIER_KEYS:

@@ -208,7 +208,6 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                     device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
                                                 typing=lambda: sink.entry.active)
                     device.on_scan = submit
-                    device.clock = clock
                 sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)

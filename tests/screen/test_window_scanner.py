@@ -40,6 +40,7 @@ def test_the_window_hands_a_burst_to_on_scan_and_a_held_key_to_on_key_after_quie
     clock = Clock()
     with open_display("window", size=(320, 240), on_key=keys.append) as display:
         display.burst, display.on_scan, display.clock = BurstDecoder(window=0.04), scans.append, clock
+        display.key_wait = 0                       # no waiting on the held keys: the fake clock decides
         post_typed(pygame, "HS-GO\r")
         display.poll()
         assert scans == ["HS-GO"] and keys == []
@@ -61,12 +62,31 @@ def test_a_slow_frame_between_two_polls_does_not_split_a_burst(pygame):
     clock = Clock()
     with open_display("window", size=(320, 240), on_key=keys.append) as display:
         display.burst, display.on_scan, display.clock = BurstDecoder(window=0.04), scans.append, clock
+        display.key_wait = 0
         post_typed(pygame, "HS-U")
         display.poll()
         clock.t += 0.3
         post_typed(pygame, "NDO\r")
         display.poll()
     assert scans == ["HS-UNDO"] and keys == []
+
+
+def test_a_poll_waits_for_a_held_key_to_be_decided_and_hands_it_on(pygame):
+    """On the real clock: a person's g is held for the decoder's window inside the poll that found it (a wait
+    for the next key, not a spin) and comes out of that same poll; a burst ended by Enter needs no wait."""
+    import time
+    keys: list[str] = []
+    scans: list[str] = []
+    with open_display("window", size=(320, 240), on_key=keys.append) as display:
+        display.burst, display.on_scan = BurstDecoder(window=0.04), scans.append
+        post_typed(pygame, "g")
+        start = time.monotonic()
+        display.poll()
+        waited = time.monotonic() - start
+        assert keys == ["g"] and 0.04 <= waited < 0.04 + display.key_wait
+        post_typed(pygame, "HS15\r")
+        display.poll()
+        assert scans == ["HS15"] and keys == ["g"] and not display.burst.holding
 
 
 def test_esc_still_closes_the_window_with_a_decoder(pygame):

@@ -99,3 +99,19 @@ def test_a_persons_g_in_the_window_is_go(tmp_path, xvfb):
         assert status(db)["phase"] == "betting"
     finally:
         stop(proc)
+
+
+def test_a_person_names_a_seat_in_the_window_n_a_name_and_enter(tmp_path, xvfb):
+    """A person's keys, 150 ms apart (xdotool waits half its delay between a key's press and its release),
+    still open the name entry and type a name; Enter submits it."""
+    db = tmp_path / "journal.db"
+    proc = open_window(tmp_path, xvfb)
+    try:
+        scan(xvfb, "HS-PLAYERS-4")
+        wait_until(lambda: "HS-PLAYERS-4" in journal_texts(db) or proc.poll() is not None, TIMEOUT, "the scan")
+        xdotool(xvfb, "type", "--delay", "300", "nAnn")
+        xdotool(xvfb, "key", "--delay", "300", "Return")
+        wait_until(lambda: len(journal_texts(db)) > 1 or proc.poll() is not None, TIMEOUT, "the name")
+        assert journal_texts(db) == ["HS-PLAYERS-4", "HS-NAME-1:Ann"]
+    finally:
+        stop(proc)
