@@ -13,7 +13,7 @@ import argparse
 
 from companion.commands.outpath import output_file
 from companion.kiosk.config import load_config, rule_data
-from companion.tools.wiring import describe, plan
+from companion.tools.wiring_plan import describe, plan
 from companion.tools.wiring_svg import render
 
 

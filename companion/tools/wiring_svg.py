@@ -1,11 +1,11 @@
 """The wiring diagram as an SVG picture (standard library only: xml.etree), drawn from a
-:class:`companion.tools.wiring.WiringPlan`: the Pi's header pins in use, the 74AHCT125 level shifter, the 5 V
+:class:`companion.tools.wiring_plan.WiringPlan`: the Pi's header pins in use, the 74AHCT125 level shifter, the 5 V
 supply with its fuse and capacitor, the two buttons, and each lane's piece of strip with its pixel range, where
 the data comes in and where the 5 V goes in.
 
 >>> from companion.kiosk.config import load_config
 >>> from companion.rules.track import Track
->>> from companion.tools.wiring import plan
+>>> from companion.tools.wiring_plan import plan
 >>> svg = render(plan(load_config(None), Track()), source="defaults")
 >>> svg.startswith("<svg") and "GPIO10" in svg and "pixels 28-55" in svg
 True
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from companion.tools.wiring import Strip, WiringPlan, cap_ma, lanes_text
+from companion.tools.wiring_plan import Strip, WiringPlan, cap_ma, lanes_text
 
 __all__ = ["render"]
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import hotstreak_in_process
 from companion.kiosk.config import load_config, parse_config
 from companion.rules.track import Track
-from companion.tools.wiring import LED_FULL_MA, LED_IDLE_MA, gauge_for, plan
+from companion.tools.wiring_plan import LED_FULL_MA, LED_IDLE_MA, gauge_for, plan
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -125,7 +125,7 @@ def test_a_bad_config_is_refused_in_one_line_naming_it(tmp_path, config, expecte
 
 def test_every_pin_on_the_diagram_is_the_header_pin_of_its_gpio():
     """The BCM -> header map (a table in the code) against the Pi's pinout for the pins a table uses."""
-    from companion.tools.wiring import HEADER
+    from companion.tools.wiring_plan import HEADER
     assert {10: 19, 12: 32, 18: 12, 21: 40, 17: 11, 27: 13, 5: 29, 6: 31, 22: 15, 23: 16}.items() <= HEADER.items()
     assert len(HEADER) == 28 and len(set(HEADER.values())) == 28
     assert {1, 2, 4, 6, 9, 14, 17, 20, 25, 30, 34, 39}.isdisjoint(HEADER.values())  # power and ground pins
@@ -139,3 +139,11 @@ def test_the_diagram_in_the_build_guide_is_the_commands_own_for_the_defaults(tmp
     assert hotstreak_in_process("wiring", "--out", str(out)).returncode == 0
     assert (ROOT / "docs" / "wiring.svg").read_text() == out.read_text()
     assert "(wiring.svg)" in (ROOT / "docs" / "build.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["companion.tools.wiring_plan", "companion.tools.wiring_svg"])
+def test_the_docstring_examples_stay_true(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
