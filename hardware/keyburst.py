@@ -16,7 +16,9 @@ the last and ended by Enter are a burst: with at least ``min_length`` characters
 becomes presses outside name entry, so a code with a g, u or n in it never presses GO or undo or opens the name
 entry. A burst that stops without Enter is dropped (counted in ``dropped``), unless ``typing()`` says a name is
 being typed: then its keys are a quick typist's letters and come out as presses. A shorter burst ended by Enter
-is settled the same way (one key and Enter: a person's quick presses). Modifier keys (shift, ctrl, alt, caps
+is settled the same way (one key and Enter: a person's quick presses). A dropped burst is not lost at once:
+when the rest of it follows within ``rejoin`` seconds (0.3) and ends with Enter, the two are one scan (a scanner
+paused by a busy computer). Modifier keys (shift, ctrl, alt, caps
 lock) are ignored; any other key without a character (Esc, Tab, Backspace, F2, arrows) first settles the keys
 held, then comes out as a press at once.
 
@@ -39,7 +41,7 @@ from typing import Callable
 
 from hardware.scanner import ScanParser
 
-__all__ = ["ENTER_KEYS", "MODIFIER_KEYS", "WINDOW", "BurstDecoder", "Press", "Scan"]
+__all__ = ["ENTER_KEYS", "MODIFIER_KEYS", "REJOIN", "WINDOW", "BurstDecoder", "Press", "Scan"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,10 @@ WINDOW = 0.045
 """Seconds: the most time between two keys of one scanner burst. Scanners type a key every 1-10 ms; a person's
 keys are 80 ms or more apart. The contract says "about 30 ms"; the margin keeps a scanner's burst whole on a busy
 machine."""
+
+REJOIN = 0.3
+"""Seconds: a burst that stops without Enter (dropped) is joined by the rest of it when that starts within this
+time and ends with Enter: a scanner's burst paused by a busy computer is still one scan."""
 
 ENTER_KEYS = frozenset({"return", "enter", "keypad enter"})
 MODIFIER_KEYS = frozenset({"left shift", "right shift", "left ctrl", "right ctrl", "left alt", "right alt",
@@ -84,7 +90,7 @@ class BurstDecoder:
     """
 
     def __init__(self, window: float = WINDOW, *, min_length: int = 3, max_length: int = 64,
-                 repeat_window: float = 0.8, typing: Callable[[], bool] = lambda: False):
+                 repeat_window: float = 0.8, rejoin: float = REJOIN, typing: Callable[[], bool] = lambda: False):
         if not window > 0:
             raise ValueError(f"window {window!r} must be more than 0 seconds")
         if min_length < 1:
@@ -96,7 +102,11 @@ class BurstDecoder:
         self.parser = ScanParser(max_length=max_length, repeat_window=repeat_window, clock=lambda: self._now,
                                  on_reject=lambda reason: log.warning("keyboard scanner: %s", reason))
         self._held: list[tuple[str, str]] = []   # (key, char) of the keys not decided yet
+        self._first = 0.0                         # when the first held key was pressed
         self._last = 0.0                          # when the last held key was pressed
+        self._fragment = ""                       # a burst dropped without Enter, which the rest may follow
+        self._fragment_end = 0.0
+        self.rejoin = rejoin
         self.scans = 0                            # bursts that became a scan
         self.dropped = 0                          # bursts that stopped without Enter, outside name entry
 
@@ -118,6 +128,8 @@ class BurstDecoder:
             return self._enter(t)
         if len(char) != 1 or not char.isprintable():  # Esc, Tab, Backspace, F2...: a person's, at once
             return self._settle() + [Press(key)]
+        if not self._held:
+            self._first = t
         self._held.append((key, char))
         self._last = t
         return []
@@ -130,7 +142,15 @@ class BurstDecoder:
 
     def _enter(self, t: float) -> list[Decoded]:
         chars = "".join(c for _, c in self._held)
+        start = self._first if self._held else t
+        joined = bool(self._fragment) and start - self._fragment_end <= self.rejoin  # a burst a busy computer paused
+        if joined:
+            chars = self._fragment + chars
+        self._fragment = ""
         if len(chars) < self.min_length:
+            if joined:  # two quick keys dropped, then Enter alone: only the Enter is a person's
+                self._held.clear()
+                return [Press("return")]
             return self._settle() + [Press("return")]
         self._held.clear()
         self._now = t
@@ -143,9 +163,14 @@ class BurstDecoder:
         a name is being typed."""
         held, self._held = self._held, []
         if len(held) == 1 or (held and self.typing()):
+            self._fragment = ""
             return [Press(key) for key, _ in held]
         if held:
+            chars = "".join(c for _, c in held)
+            recent = self._fragment and self._first - self._fragment_end <= self.rejoin
+            self._fragment = (self._fragment if recent else "") + chars
+            self._fragment_end = self._last
             self.dropped += 1
             log.info("keyboard: %d keys typed faster than a person without Enter were dropped (%r)",
-                     len(held), "".join(c for _, c in held))
+                     len(held), chars)
         return []

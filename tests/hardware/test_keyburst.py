@@ -175,3 +175,50 @@ def test_bad_settings_are_refused_naming_the_value():
         BurstDecoder(window=0)
     with pytest.raises(ValueError, match="min_length 0"):
         BurstDecoder(min_length=0)
+
+
+@pytest.mark.parametrize("split", [2, 6, 11])
+def test_a_burst_paused_by_a_busy_computer_is_still_one_scan(split):
+    """The scanner's keys stop for 0.1 s (the machine was busy): the first part is dropped as a burst without
+    Enter, then joined by the rest, which ends with Enter: one scan, nothing pressed."""
+    kb = Keyboard(BurstDecoder())
+    code = "HS-PLAYERS-4"
+    kb.type(code[:split], SCANNER_GAP)
+    kb.wait(0.1)
+    assert kb.out == [] and kb.decoder.dropped == 1
+    kb.type(code[split:] + "\r", SCANNER_GAP)
+    kb.wait(0.2)
+    assert kb.out == [Scan(code)]
+
+
+def test_a_burst_paused_just_before_its_enter_is_still_one_scan():
+    kb = Keyboard(BurstDecoder())
+    kb.type("HS-NEW", SCANNER_GAP)
+    kb.wait(0.1)
+    kb.key("return", "\r")
+    assert kb.out == [Scan("HS-NEW")]
+
+
+def test_a_dropped_part_is_not_joined_after_the_rejoin_time_or_across_a_persons_key():
+    kb = Keyboard(BurstDecoder(rejoin=0.3))
+    kb.type("HS-PL", SCANNER_GAP)
+    kb.wait(0.5)
+    kb.type("AYERS-4\r", SCANNER_GAP)
+    kb.wait(0.2)
+    assert kb.out == [Scan("AYERS-4")]      # the table refuses it as an unknown code: scan again
+    kb.out.clear()
+    kb.type("HS-PL", SCANNER_GAP)
+    kb.wait(0.08)
+    kb.key("g", "g")                        # a person's GO between the two parts
+    kb.wait(0.08)
+    kb.type("AYERS-3\r", SCANNER_GAP)
+    kb.wait(0.2)
+    assert kb.out == [Press("g"), Scan("AYERS-3")]
+
+
+def test_two_quick_keys_then_enter_alone_press_only_enter():
+    kb = Keyboard(BurstDecoder())
+    kb.type("gu", 0.01)
+    kb.wait(0.1)
+    kb.key("return", "\r")
+    assert kb.out == [Press("return")]
