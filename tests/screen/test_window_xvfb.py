@@ -61,9 +61,18 @@ def status(db: Path) -> dict:
 
 
 def open_window(tmp_path: Path, display: str):
+    """Start the kiosk in a window and give that window the keyboard (no window manager under Xvfb: focus it
+    ourselves, once it is shown, and check that it has the focus before anything is typed)."""
     proc = start_run(tmp_path, "--display", "window", env={"DISPLAY": display, "SDL_VIDEODRIVER": "x11"})
-    # the window is there and has the keyboard (no window manager under Xvfb: focus it ourselves)
-    xdotool(display, "search", "--sync", "--pid", str(proc.pid), "windowfocus")
+    env = dict(os.environ, DISPLAY=display)
+    window = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)], env=env,
+                            check=True, timeout=TIMEOUT, capture_output=True, text=True).stdout.split()[0]
+
+    def focused() -> bool:
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, timeout=TIMEOUT, capture_output=True)
+        found = subprocess.run(["xdotool", "getwindowfocus"], env=env, timeout=TIMEOUT, capture_output=True, text=True)
+        return found.stdout.strip() == window
+    wait_until(focused, TIMEOUT, "the kiosk window to have the keyboard", poll=0.1)
     return proc
 
 
