@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from companion.kiosk.config import Config
 from companion.lights.lanemap import LaneMap
 from companion.rules.track import Track
+from companion.service.calibrate import IDLE_MA, MA_PER_PIXEL, worst_case_amps
 from hardware.pins import SPI_MOSI, uses_spi
 
 __all__ = ["HEADER", "LED_FULL_MA", "LED_IDLE_MA", "Pin", "Strip", "WiringPlan", "cap_ma", "describe", "gauge_for",
@@ -29,8 +30,8 @@ HEADER = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27
           21: 40}
 GROUND_PINS = (6, 9, 14, 20, 25, 30, 34, 39)
 
-LED_FULL_MA = 60.0  # mA: one WS2812B pixel at full white (20 mA per colour)
-LED_IDLE_MA = 1.0   # mA: one pixel showing nothing (its driver chip)
+LED_FULL_MA = MA_PER_PIXEL  # mA: one WS2812B pixel at full white (20 mA per colour), as the LED test counts it
+LED_IDLE_MA = IDLE_MA       # mA: one pixel showing nothing (its driver chip)
 SUPPLIES = (2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 40)    # A: usual 5 V supply sizes
 FUSES = (1, 2, 3, 4, 5, 7.5, 10, 15, 20, 25, 30, 40)  # A: usual blade / glass fuse sizes
 # (AWG, mm², most amps for the short runs of a table): thicker than the tables allow, to keep the drop small
@@ -80,7 +81,8 @@ class WiringPlan:
     ``grounds``, the ``strips`` in chain order (the data runs through them in this order), the unlit
     ``bridges`` (pixel ranges between pieces: corners and joins), ``count`` pixels configured, the worst-case
     current ``amps`` at the brightness cap (every pixel white, as the LED test shows it), the supply and fuse
-    sizes (A), the wire gauge for 5 V and ground (AWG, mm²) and the config's ``brightness``."""
+    sizes (A) it needs, the wire gauge for 5 V and ground (AWG, mm²), the config's ``brightness`` and the supply
+    the config names (``[leds] supply_amps``: ``supply_config``; ``supply_short`` when it is below the need)."""
 
     data: Pin
     spi: bool
@@ -93,8 +95,15 @@ class WiringPlan:
     amps: float
     supply_amps: int
     fuse_amps: float
+    supply_config: float
     awg: int
     mm2: float
+
+    @property
+    def supply_short(self) -> bool:
+        """True when the supply the config names gives less than the strip's worst case at the brightness cap
+        (the service mode's LED test warns then too)."""
+        return self.supply_config < self.amps
 
 
 def gauge_for(amps: float) -> tuple[int, float]:
@@ -115,8 +124,9 @@ def _nearest_ground(pin: int, avoid: tuple[int, ...] = ()) -> int:
 
 
 def pixel_amps(count: int, brightness: float) -> float:
-    """Amps ``count`` pixels draw at full white capped at ``brightness`` (0..1), idle current included."""
-    return count * (LED_FULL_MA * brightness + LED_IDLE_MA) / 1000
+    """Amps ``count`` pixels draw at full white capped at ``brightness`` (0..1), idle current included: the
+    service mode's LED test figure (:func:`companion.service.calibrate.worst_case_amps`)."""
+    return worst_case_amps(count, brightness)
 
 
 def plan(cfg: Config, track: Track) -> WiringPlan:
@@ -165,7 +175,7 @@ def plan(cfg: Config, track: Track) -> WiringPlan:
     supply = int(_at_least(SUPPLIES, max(fuse, amps * 1.25)))
     awg, mm2 = gauge_for(fuse)
     return WiringPlan(data, spi, buttons, grounds, tuple(strips), tuple(bridges), cfg.led_count, cfg.brightness,
-                      amps, supply, fuse, awg, mm2)
+                      amps, supply, fuse, cfg.supply_amps, awg, mm2)
 
 
 def _header(gpio: int, key: str) -> int:
@@ -189,6 +199,9 @@ def describe(p: WiringPlan) -> list[str]:
     lines.append(f"5 V supply: {p.count} pixels x {LED_FULL_MA * p.brightness + LED_IDLE_MA:.0f} mA at "
                  f"brightness {p.brightness:g} = {p.amps:.1f} A -> a 5 V {p.supply_amps} A supply, a "
                  f"{p.fuse_amps:g} A fuse, {p.awg} AWG ({p.mm2:g} mm2) wire")
+    if p.supply_short:
+        lines.append(f"[leds] supply_amps = {p.supply_config:g}: too small for this strip (expected at least "
+                     f"{p.supply_amps} A, or a lower brightness)")
     return lines
 
 

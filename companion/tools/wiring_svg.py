@@ -148,10 +148,13 @@ def _supply(s: _Svg, p: WiringPlan) -> None:
     """The supply, its fuse on +5 V, the two rails down the right side and the capacitor across them."""
     x, y = 860, 100
     s.rect(x, y, 290, 150, fill="#fce4ec")
-    s.text(x + 145, y + 30, f"5 V {p.supply_amps} A supply", 18, "middle", "bold")
-    s.text(x + 145, y + 50, f"strip worst case {p.amps:.1f} A:", 12, "middle", fill=GREY)
-    s.text(x + 145, y + 66, f"{p.count} pixels x {cap_ma(p):.0f} mA at brightness {p.brightness:g}", 12, "middle",
+    s.text(x + 145, y + 30, f"5 V {p.supply_config:g} A supply", 18, "middle", "bold",
+           RED if p.supply_short else BLACK)
+    s.text(x + 145, y + 50, f"strip worst case {p.amps:.1f} A: {p.count} px x {cap_ma(p):.0f} mA", 12, "middle",
            fill=GREY)
+    advice = (f"too small: {p.supply_amps} A needed ([leds] supply_amps)" if p.supply_short else
+              f"at brightness {p.brightness:g}; {p.supply_amps} A leaves a margin")
+    s.text(x + 145, y + 66, advice, 12, "middle", fill=RED if p.supply_short else GREY)
     s.text(x + 280, y + 95, "+5 V", 15, "end", "bold", RED)
     s.text(x + 280, y + 125, "GND", 15, "end", "bold")
     s.text(x + 145, y + 143, f"5 V and GND wires: {p.awg} AWG ({p.mm2:g} mm2)", 12, "middle")
@@ -227,8 +230,8 @@ def _notes(s: _Svg, p: WiringPlan, y: float) -> None:
         f"{p.awg} AWG ({p.mm2:g} mm2) wire, as short as the table allows.",
         "Pixels between pieces (corners, joins) stay dark: "
         + (", ".join(f"{a}-{b}" for a, b in p.bridges) if p.bridges else "none here") + ".",
-        "The Pi has its own USB-C supply. Bring it up step by step: docs/build.md (scan HS-SERVICE, follow the "
-        "screen).",
+        "The Pi has its own USB-C supply. Bring it up step by step: docs/build.md (scan SERVICE MODE on the "
+        "control card, follow the screen).",
     ]
     for i, line in enumerate(lines):
         s.text(40, y + i * 24, line, 14)

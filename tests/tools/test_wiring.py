@@ -147,3 +147,18 @@ def test_the_docstring_examples_stay_true(name):
     import importlib
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_supply_the_config_names_too_small_for_the_strip_is_said_on_the_diagram_and_the_terminal(tmp_path):
+    """[leds] supply_amps below the strip's worst case at the brightness cap (what the LED test warns of)."""
+    small = tmp_path / "small.toml"
+    small.write_text(BUILDER)                                   # 190 pixels at 0.5: 5.9 A on the default 4 A
+    big = tmp_path / "big.toml"
+    big.write_text(BUILDER.replace("brightness = 0.5", "brightness = 0.5\nsupply_amps = 8"))
+    for config, short in ((small, True), (big, False)):
+        out = tmp_path / f"{config.stem}.svg"
+        result = hotstreak_in_process("wiring", "--config", str(config), "--out", str(out))
+        assert result.returncode == 0, result.stderr
+        assert ("too small" in result.stdout) is short
+        assert any("too small" in t for t in texts(out)) is short
+        assert plan(parse_config(config.read_text()), Track()).supply_short is short
