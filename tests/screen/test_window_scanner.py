@@ -162,3 +162,29 @@ def test_a_burst_never_opens_name_entry_and_a_burst_during_name_entry_is_a_scan(
         assert _texts(kiosk)[-1] == "HS-NAME-1:Bo" and sink.entry.view() == (2, 4, "")  # on to seat 2
     finally:
         kiosk.close()
+
+
+def test_f2_in_the_window_reaches_the_service_mode_at_once_and_a_scanned_code_is_a_scan_there(pygame, tmp_path):
+    """F2 (no character) passes the decoder at once; in the service mode a keyboard scanner's burst is one scan,
+    shown by the scanner test as typed into the window, and no key of it is a button press."""
+    clock = Clock()
+    kiosk = _kiosk(tmp_path, clock)
+    try:
+        service = kiosk.controller.service
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, unicode=""))
+        _run(kiosk, clock, 0.2)
+        assert service.active and service.mode.name == "leds"
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_g, unicode="g"))   # a person's GO
+        _run(kiosk, clock, 0.2)
+        assert service.mode.name == "scanner"
+        post_typed(pygame, "HS15\r")                           # scanned: shown, nothing pressed
+        post_typed(pygame, "HS-GUN\r")                         # a g, a u and an n in a code that is no label
+        _run(kiosk, clock, 0.2)
+        assert service.mode.name == "scanner"
+        assert [scan.text for scan in service.mode.scans] == ["HS15", "HS-GUN"]
+        assert all("window" in " ".join(scan.how) for scan in service.mode.scans)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, unicode=""))
+        _run(kiosk, clock, 0.2)
+        assert not service.active and _texts(kiosk) == []    # nothing of it was a game input
+    finally:
+        kiosk.close()
