@@ -6,7 +6,8 @@
 #                                                 exits 1 naming every failed check)
 #   wait_until SECONDS "what" command args...     polls the command every WAIT_POLL s (default 2) until it
 #                                                 succeeds; after SECONDS it says what it waited for and fails
-#   finish                                        prints every step's time, the failed checks; exits 0 or 1
+#   finish                                        prints every step's time and the failed checks; ends the
+#                                                 script: exit 1 when a check failed, else exit 0
 #
 # Each step runs in a subshell with `set -euo pipefail`: it stops at its first failing command, whatever its
 # last command does. Bash ignores `set -e` inside anything run from an `if`, `while`, `&&` or `||` context,
@@ -19,6 +20,7 @@ STEP_TIMES=()
 STEP_RESULTS=()
 FAILED_CHECKS=()
 STEP_RC=0
+SUMMARY_AT_EXIT=${SUMMARY_AT_EXIT:-0}   # 1: the script's EXIT trap prints the summary (a failed step does not)
 WAIT_POLL=${WAIT_POLL:-2}
 
 _now_us() { printf '%s\n' "${EPOCHREALTIME/./}"; }
@@ -49,7 +51,7 @@ _run_step() {
 step() {
     _run_step "$@"
     if ((STEP_RC != 0)); then
-        summary
+        if ((!SUMMARY_AT_EXIT)); then summary; fi
         printf 'FAILED step: %s (exit %s); stopping here\n' "$1" "$STEP_RC" >&2
         exit 1
     fi
@@ -97,4 +99,5 @@ finish() {
         exit 1
     fi
     echo "all steps passed"
+    exit 0
 }
