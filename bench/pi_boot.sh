@@ -100,13 +100,18 @@ readonly QEMU_ARGS="--hardware mock --display kmsdrm --web 0.0.0.0:8080 --scanne
 
 prepare_guest() {
     local defaults="$ROOT/etc/default/hotstreak"
-    grep -q '^HOTSTREAK_ARGS=' "$defaults" || { echo "$defaults has no HOTSTREAK_ARGS= line (not install.sh's)"; return 1; }
+    if ! grep -q '^# Extra arguments for .hotstreak run. in the kiosk service' "$defaults" || ! grep -q '^HOTSTREAK_ARGS=' "$defaults" \
+        || grep -q '^HOTSTREAK_CONFIG=' "$defaults"; then
+        echo "$defaults is not the one install.sh writes (an older bench changed it): run bench/pi_arm64.sh --keep again"
+        return 1
+    fi
     sed -i "s|^HOTSTREAK_ARGS=.*|HOTSTREAK_ARGS=$QEMU_ARGS|" "$defaults"
     echo "--- /etc/default/hotstreak (install.sh's, HOTSTREAK_ARGS set for qemu):"; cat "$defaults"
     # An earlier version of this bench wrote a config that switched voice and effects off: gone.
     rm -f "$ROOT/etc/hotstreak/config.toml" "$ROOT"/var/lib/hotstreak/journal.db*
     printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$ROOT/etc/fstab"
     printf 'hotstreak-qemu\n' >"$ROOT/etc/hostname"
+    mkdir -p "$ROOT/etc/modules-load.d" "$ROOT/etc/systemd/network"
     printf '%s\n' snd-dummy virtio_gpu >"$ROOT/etc/modules-load.d/hotstreak-qemu.conf"
     printf '[Match]\nName=en*\n[Network]\nDHCP=yes\n' >"$ROOT/etc/systemd/network/20-qemu.network"
     chroot "$ROOT" systemctl enable systemd-networkd.service 2>&1 | tail -n 1

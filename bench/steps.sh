@@ -71,12 +71,12 @@ check() {
 wait_until() {
     local limit="$1" what="$2" left deadline
     shift 2
-    deadline=$((SECONDS + limit))
+    deadline=$(($(_now_us) + limit * 1000000))
     while :; do
-        left=$((deadline - SECONDS))
+        left=$(((deadline - $(_now_us) + 999999) / 1000000))
         if ((left < 1)); then left=1; fi
         if timeout --kill-after=5 "$left" "$@"; then return 0; fi
-        if ((SECONDS >= deadline)); then
+        if (($(_now_us) >= deadline)); then
             printf 'timed out after %s s waiting for %s\n' "$limit" "$what" >&2
             return 1
         fi
