@@ -142,7 +142,7 @@ def wait_said(console: Path, start: str, deadline: float, qemu_pid: int) -> None
             os.kill(qemu_pid, 0)
         except ProcessLookupError:
             raise RuntimeError(f"qemu ended before the guest said {start!r}") from None
-        time.sleep(1)
+        time.sleep(0.5)
 
 
 def monitor(sock: Path, command: str) -> str:
@@ -152,7 +152,7 @@ def monitor(sock: Path, command: str) -> str:
         s.connect(str(sock))
         s.recv(4096)  # the banner and prompt
         s.sendall(command.encode() + b"\n")
-        time.sleep(1)
+        time.sleep(0.5)
         return s.recv(65536).decode("utf-8", "replace")
 
 
@@ -165,11 +165,11 @@ def screendump(sock: Path, ppm: Path, timeout: float = 60) -> None:
         if time.monotonic() > deadline:
             raise TimeoutError(f"qemu wrote no screendump to {ppm}")
         time.sleep(0.5)
-    time.sleep(1)  # written in one go by qemu; let it finish
+    time.sleep(0.5)  # written in one go by qemu; let it finish
 
 
 def drive(out: Path, width: int, height: int, scanner: Path, monitor_sock: Path, handshake_port: int, web_port: int,
-          qemu_pid: int, limit: float) -> None:
+          qemu_pid: int, limit: float, pace: float = 1.5) -> None:
     """The session with a booted guest: plug the scanner in, take the first frame, scan the race, fetch the
     phone page from the host, take the frame after the race, tell the guest to go on. Raises on any failure."""
     console = out / "console.log"
@@ -183,7 +183,7 @@ def drive(out: Path, width: int, height: int, scanner: Path, monitor_sock: Path,
     wait_said(console, "waiting for scans", deadline, qemu_pid)
     for code in codes:
         scan.sendall(code.encode() + b"\r\n")
-        time.sleep(1.5)  # past the scanner's repeat window, at a table pace
+        time.sleep(pace)  # past the scanner's repeat window (1.5 s), at a table pace
     print(f"sent {len(codes)} scans", flush=True)
     wait_said(console, "PASS race", deadline, qemu_pid)
     url = f"http://127.0.0.1:{web_port}/api/view"

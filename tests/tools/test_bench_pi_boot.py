@@ -1,6 +1,7 @@
 """bench/pi_boot_host.py, the boot test's assertions, fed a made-up finished session (no qemu): a session where
 every check passed passes; a missing guest check, a missing final line, a blank or wrong-sized frame, two
-identical errors from `status` and a journal unlike the x86 replay each fail it. The race's codes end race 1."""
+identical errors from `status` and a journal unlike the x86 replay each fail it. The race's codes end race 1.
+The host's session against a fake guest (sockets, monitor, phone page): every code arrives, in order."""
 
 from __future__ import annotations
 
@@ -106,3 +107,87 @@ def test_self_test_replays_the_race_on_x86(tmp_path: Path) -> None:
                           timeout=120, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "55 codes replayed, phase payouts" in done.stdout
+
+
+class FakeGuest:
+    """What qemu and the guest look like to the host's session: a console log, the scanner's and the monitor's
+    unix sockets, the forwarded phone page and the handshake port. It counts the scans that arrive."""
+
+    def __init__(self, out: Path, codes: int):
+        import http.server
+        import socket
+        import threading
+        self.out, self.codes, self.scans = out, codes, b""
+        self.scanner = socket.socket(socket.AF_UNIX)
+        self.scanner.bind(str(out / "scanner.sock"))
+        self.scanner.listen(1)
+        self.monitor = socket.socket(socket.AF_UNIX)
+        self.monitor.bind(str(out / "monitor.sock"))
+        self.monitor.listen(4)
+        self.handshake = socket.create_server(("127.0.0.1", 0))
+
+        class View(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                body = json.dumps({"odds": {}, "odds_card": 12}).encode()
+                self.send_response(200 if self.path == "/api/view" else 404)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+        self.web = http.server.HTTPServer(("127.0.0.1", 0), View)
+        threading.Thread(target=self.web.serve_forever, daemon=True).start()
+        threading.Thread(target=self.serve_monitor, daemon=True).start()
+        self.guest = threading.Thread(target=self.run, daemon=True)
+        self.guest.start()
+
+    def say(self, line: str) -> None:
+        with open(self.out / "console.log", "a") as f:
+            f.write(f"BOOTCHECK {line}\r\n")
+
+    def serve_monitor(self) -> None:
+        while True:
+            conn, _ = self.monitor.accept()
+            with conn:
+                conn.sendall(b"QEMU 7.2 monitor - type 'help' for more information\r\n(qemu) ")
+                command = conn.recv(4096).decode().split()
+                if command[:1] == ["screendump"]:
+                    ppm(Path(command[1]), 80, 48, 16)
+                conn.sendall(b"(qemu) ")
+
+    def run(self) -> None:
+        self.say("PASS ready: active")
+        conn, _ = self.scanner.accept()  # plugged in
+        self.say("waiting for scans")
+        while self.scans.count(b"\r\n") < self.codes:
+            data = conn.recv(4096)
+            if not data:
+                return
+            self.scans += data
+        self.say("PASS race: all scans")  # the handshake port listens already, as in the guest
+        go, _ = self.handshake.accept()
+        with go:
+            go.recv(16)
+        self.say("end")
+
+    def ports(self) -> tuple[int, int]:
+        return self.handshake.getsockname()[1], self.web.server_address[1]
+
+
+@pytest.mark.slow
+def test_the_host_session_scans_the_race_fetches_the_page_and_takes_both_frames(tmp_path: Path) -> None:
+    guest = FakeGuest(tmp_path, len(host.race_codes()))
+    handshake, web = guest.ports()
+    host.drive(tmp_path, 80, 48, tmp_path / "scanner.sock", tmp_path / "monitor.sock", handshake, web,
+               os.getpid(), limit=20, pace=0)
+    assert guest.scans.decode().split("\r\n")[:-1] == host.race_codes()  # every code, in order, CR LF each
+    assert json.loads((tmp_path / "view.json").read_text())["odds_card"] == 12
+    assert host.ppm_size_and_colours(tmp_path / "frame-first.ppm")[:2] == (80, 48)
+    assert (tmp_path / "frame-race.ppm").exists()
+
+
+def test_the_host_session_gives_up_when_the_guest_ends_early(tmp_path: Path) -> None:
+    (tmp_path / "console.log").write_text("BOOTCHECK FAIL ready: not active\r\nBOOTCHECK end\r\n")
+    with pytest.raises(RuntimeError, match="ended its checks before saying 'PASS ready'"):
+        host.drive(tmp_path, 80, 48, tmp_path / "scanner.sock", tmp_path / "monitor.sock", 1, 1, os.getpid(),
+                   limit=60, pace=0)
