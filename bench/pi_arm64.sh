@@ -116,7 +116,6 @@ host_tools() {
     command -v debootstrap >/dev/null || missing+=(debootstrap)
     [[ -e /usr/bin/qemu-aarch64-static ]] || missing+=(qemu-user-static)
     command -v update-binfmts >/dev/null || missing+=(binfmt-support)
-    command -v bc >/dev/null || missing+=(bc)
     if ((${#missing[@]})); then
         apt-get update -q
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
@@ -283,6 +282,7 @@ tests_under_emulation() {
 uninstall_in() {
     local dir="$1" path
     grep -q " $dir/proc " /proc/mounts || mount -t proc proc "$dir/proc"
+    grep -q " $dir/dev " /proc/mounts || mount --bind /dev "$dir/dev"
     in_dir_root "$dir" /home/"$OWNER"/hotstreak/systemd/install.sh --uninstall
     for path in /opt/hotstreak /etc/systemd/system/hotstreak.service /etc/udev/rules.d/99-hotstreak-scanner.rules \
         /etc/systemd/system/multi-user.target.wants/hotstreak.service; do

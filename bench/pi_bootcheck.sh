@@ -41,7 +41,7 @@ odds_child() {
     local pid main
     main="$(show MainPID)"
     for pid in $(procs); do
-        [[ "$pid" != "$main" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q multiprocessing && return 0
+        [[ "$pid" != "$main" ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q spawn_main && return 0
     done
     return 1
 }
