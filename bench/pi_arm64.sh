@@ -315,6 +315,8 @@ if ((SELF_TEST)); then
     finish   # exits
     exit 1
 fi
+# Tests run --self-test with this set: anything else stops here, before a package or a root is touched.
+[[ -z "${HOTSTREAK_BENCH_SELF_TEST_ONLY:-}" ]] || die "HOTSTREAK_BENCH_SELF_TEST_ONLY is set: only --self-test runs"
 ((EUID == 0)) || die "run as root (debootstrap, chroot and mounts need it)"
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -67,6 +67,7 @@ if ((SELF_TEST)); then
     finish   # exits
     exit 1
 fi
+[[ -z "${HOTSTREAK_BENCH_SELF_TEST_ONLY:-}" ]] || die "HOTSTREAK_BENCH_SELF_TEST_ONLY is set: only --self-test runs"
 ((EUID == 0)) || die "run as root"
 [[ -x "$ROOT/opt/hotstreak/venv/bin/hotstreak" ]] || die "no installed root at $ROOT: run bench/pi_arm64.sh --keep first"
 

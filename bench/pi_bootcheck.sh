@@ -46,7 +46,7 @@ odds_child() {
     return 1
 }
 inputs() {
-    "$VENV/bin/python" -c 'import sqlite3, sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("select count(*) from inputs").fetchone()[0])' "$DB" 2>/dev/null || echo 0
+    timeout 30 "$VENV/bin/python" -c 'import sqlite3, sys; print(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True).execute("select count(*) from inputs").fetchone()[0])' "$DB" 2>/dev/null || echo 0
 }
 all_inputs() { [[ "$(inputs)" == "$EXPECTED" ]]; }
 status_json() { timeout 60 "$VENV/bin/hotstreak" status --json --db "$DB" 2>&1 | tr -d '\n'; }

@@ -101,8 +101,8 @@ def test_the_cli_says_a_bad_command_in_one_line() -> None:
 
 @pytest.mark.slow
 def test_self_test_replays_the_race_on_x86(tmp_path: Path) -> None:
-    # An empty cache: were --self-test ever to fall through to a real boot, it stops at "no installed root".
-    env = dict(os.environ, HOTSTREAK_ARM64_CACHE=str(tmp_path / "no-cache"))
+    # Were --self-test ever to fall through to a real boot, the guard (and the empty cache) stop it at once.
+    env = dict(os.environ, HOTSTREAK_ARM64_CACHE=str(tmp_path / "no-cache"), HOTSTREAK_BENCH_SELF_TEST_ONLY="1")
     done = subprocess.run(["bash", str(ROOT / "bench/pi_boot.sh"), "--self-test"], capture_output=True, text=True,
                           timeout=120, env=env)
     assert done.returncode == 0, done.stdout + done.stderr

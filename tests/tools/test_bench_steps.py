@@ -4,6 +4,7 @@ condition times out with one line. Also: shellcheck and `bash -n` on every bench
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -90,3 +91,22 @@ def test_bench_scripts_are_shellcheck_clean() -> None:
     done = subprocess.run(["shellcheck", "-x", *map(str, SCRIPTS)], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)
     assert done.returncode == 0, done.stdout
+
+
+def test_pi_arm64_self_test_checks_the_boot_files_both_ways() -> None:
+    # HOTSTREAK_BENCH_SELF_TEST_ONLY: were --self-test ever to fall through, the script stops before apt or a root.
+    env = dict(os.environ, HOTSTREAK_BENCH_SELF_TEST_ONLY="1")
+    done = subprocess.run(["bash", str(ROOT / "bench/pi_arm64.sh"), "--self-test"], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok: /boot/firmware/config.txt and cmdline.txt are the originals again" in done.stdout
+    assert "not restored: /boot/firmware/config.txt differs" in done.stdout  # the changed byte, caught
+    assert "ok: the check catches a boot file left changed" in done.stdout
+
+
+def test_pi_arm64_refuses_a_real_run_under_the_self_test_guard() -> None:
+    env = dict(os.environ, HOTSTREAK_BENCH_SELF_TEST_ONLY="1")
+    done = subprocess.run(["bash", str(ROOT / "bench/pi_arm64.sh")], capture_output=True, text=True, timeout=60,
+                          env=env)
+    assert done.returncode == 2
+    assert "only --self-test runs" in done.stderr and "==" not in done.stdout
