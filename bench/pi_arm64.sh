@@ -45,7 +45,7 @@ while (($#)); do
         --cache) (($# >= 2)) || die "--cache needs a directory"; CACHE="$2"; shift ;;
         --tests) (($# >= 2)) || die "--tests needs test paths"; TESTS="$2"; shift ;;
         --self-test) SELF_TEST=1 ;;
-        -h|--help) sed -n '3,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (try --help)" ;;
     esac
     shift
