@@ -32,8 +32,9 @@ DEMO = ROOT / "companion/tools/data/demo-game.txt"
 GUEST_CHECKS = ("ready", "scanner-link", "scanner-connected", "screen", "sound", "odds", "race", "watchdog",
                 "status-json", "restart", "nrestarts", "service-log", "uninstall")
 # status --json fields that differ by design between the table and the x86 replay: the phone page's join URL
-# (the guest serves the phone page, the replay does not; its code is random).
+# and each seat's consent code (the guest serves the phone page, the replay does not; the codes are random).
 VOLATILE = ("join_url",)
+VOLATILE_SEAT = ("code",)
 
 
 def race_codes(script: Path = DEMO) -> list[str]:
@@ -73,9 +74,20 @@ def status_object(text: str, where: str) -> dict[str, Any]:
 
 
 def same_game(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The top-level status fields that differ (VOLATILE ones left out); [] when the games are the same."""
+    """The top-level status fields that differ (VOLATILE and seats' VOLATILE_SEAT fields left out); [] when the
+    games are the same."""
+    a, b = _steady(a), _steady(b)
     keys = sorted((set(a) | set(b)) - set(VOLATILE))
     return [f"{k}: {json.dumps(a.get(k))[:200]} != {json.dumps(b.get(k))[:200]}" for k in keys if a.get(k) != b.get(k)]
+
+
+def _steady(game: dict[str, Any]) -> dict[str, Any]:
+    """The game without each seat's VOLATILE_SEAT fields."""
+    seats = game.get("seats")
+    if not isinstance(seats, list):
+        return game
+    return dict(game, seats=[{k: v for k, v in seat.items() if k not in VOLATILE_SEAT} if isinstance(seat, dict)
+                             else seat for seat in seats])
 
 
 def x86_replay(out: Path, codes: list[str], timeout: float = 120.0) -> None:
@@ -298,6 +310,10 @@ def self_test(out: Path) -> int:
     expect(game["phase"] == "payouts" and bool(game.get("placings")), f"the race ends in payouts: {game.get('placings')}")
     expect(same_game(game, dict(game, join_url="http://x/?join=1")) == [], "the join URL is left out")
     expect(same_game(game, dict(game, money=[0])) != [], "a changed field is caught")
+    seats = [dict(seat, code="K7") for seat in game["seats"]]
+    expect(same_game(game, dict(game, seats=seats)) == [], "the seats' consent codes are left out")
+    seats[0]["money"] = -1
+    expect(same_game(game, dict(game, seats=seats)) != [], "a seat's money changed is caught")
     return 1 if bad else 0
 
 
