@@ -8,10 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from companion.kiosk.config import load_config
 from companion.kiosk.controller import replay, status_dict
+from companion.kiosk.faults import read_faults
 from companion.rules import load_deck, load_track
 
 
@@ -31,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     for problem, fix in check(path):  # on stderr, so --json stays one object
         print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)
+    faults = read_faults(path)  # a failing sink of the kiosk on this journal, once per cause
+    status["sink_errors"] = [asdict(f) for f in faults]
     if args.json:
         print(json.dumps(status))
     else:
@@ -59,4 +63,6 @@ def run(args: argparse.Namespace) -> int:
                 held = ", ".join(f"{t['ticket']} {t['side']}" for t in seat["tickets"]) or "no tickets"
             double = f", double: {seat['double']}" if seat["double"] else ""
             print(f"  {seat['name']}: ${seat['money']}, {held}{double}")
+        for fault in faults:
+            print(f"  {fault.line()}")
     return 0
