@@ -15,6 +15,69 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
+# Compiled modules: with PYTHONDONTWRITEBYTECODE set (as on the build machine), every run compiled the package and
+# rewrote the asserts of every test module again, which was most of the time collection takes. They are kept
+# outside the checkout instead (the tree stays free of __pycache__, as that setting wants); docs/bench.md.
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                                      "hotstreak-pycache")
+    sys.dont_write_bytecode = False
+
+# The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
+# UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
+# tear-down: a test may be slow for its fixture). On a busy machine a test waits for a core: the call's time is
+# counted without the time its thread spent waiting to run (/proc/thread-self/schedstat), so two busy loops beside
+# the suite do not push a quick test over. HOTSTREAK_SLOW_CHECK=0 turns the check off (e.g. under a debugger).
+UNMARKED_LIMIT = 1.0
+MARKED_LIMIT = 0.2
+
+
+def _run_queue_wait() -> float:
+    """Seconds this thread has waited for a core so far (0 where the kernel does not say)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    waited = _run_queue_wait()
+    try:
+        return (yield)
+    finally:
+        item.stash[_WAITED] = _run_queue_wait() - waited
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if os.environ.get("HOTSTREAK_SLOW_CHECK", "1") == "0" or not report.passed:
+        return report
+    slow = item.get_closest_marker("slow") is not None
+    if call.when == "call":
+        item.stash[_SPENT] = call.duration
+        ran = call.duration - item.stash.get(_WAITED, 0.0)
+        if not slow and ran > UNMARKED_LIMIT:
+            report.outcome = "failed"
+            report.longrepr = (f"{item.nodeid} took {ran:.2f} s (not counting {call.duration - ran:.2f} s waiting for "
+                               f"a core), over {UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
+    elif call.when == "teardown" and slow:
+        spent = item.stash.get(_SETUP, 0.0) + item.stash.get(_SPENT, 0.0) + call.duration
+        if spent < MARKED_LIMIT:
+            report.outcome = "failed"
+            report.longrepr = (f"{item.nodeid} is marked slow but took {spent:.3f} s in all, under {MARKED_LIMIT} s: "
+                               "take the mark off")
+    elif call.when == "setup":
+        item.stash[_SETUP] = call.duration
+    return report
+
+
+_WAITED = pytest.StashKey[float]()
+_SPENT = pytest.StashKey[float]()
+_SETUP = pytest.StashKey[float]()
+
 
 def read_cases(path: Path) -> list[dict]:
     """One rule case per non-blank line of a JSON Lines file."""
