@@ -289,14 +289,6 @@ def test_unknown_side_bet_order_refused():
     assert issubclass(RefusedError, HotStreakError) and issubclass(RefusedError, ValueError)
 
 
-def test_module_examples_run():
-    import doctest
-
-    from companion.rules import betting, game, open_bets, setup, sidebet_stack, sidebets
-    for module in (betting, game, open_bets, setup, sidebet_stack, sidebets):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
-
 POOL = (["HS-GO"] * 6 + ["HS-DOUBLE"] * 4 + [t.code() for t in all_ticket_codes()]
         + [f"HS-S{n:02d}" for n in (1, 5, 7, 12)] + ["HS-OPEN"]
         + [f"HS-BET-{seat}-{bet}" for seat in (1, 2, 3) for bet in ("MUM", "HURLEY", "YES", "NO", "NO-DOUBLE")]
