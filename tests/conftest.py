@@ -25,9 +25,9 @@ if sys.dont_write_bytecode and not sys.pycache_prefix:
 
 # The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
 # UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
-# tear-down: a test may be slow for its fixture). On a busy machine a test waits for a core: the call's time is
+# tear-down: a test may be slow for its fixture). On a busy machine a test waits for a core: each phase's time is
 # counted without the time its thread spent waiting to run (/proc/thread-self/schedstat), so two busy loops beside
-# the suite do not push a quick test over. HOTSTREAK_SLOW_CHECK=0 turns the check off (e.g. under a debugger).
+# the suite move neither check. HOTSTREAK_SLOW_CHECK=0 turns the check off (e.g. under a debugger).
 UNMARKED_LIMIT = 1.0
 MARKED_LIMIT = 0.2
 
@@ -42,12 +42,37 @@ def _run_queue_wait() -> float:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_call(item):
-    waited = _run_queue_wait()
-    try:
+def pytest_runtest_protocol(item, nextitem):
+    item.stash[_WAITED] = {}
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with _waiting(item, "setup"):
         return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with _waiting(item, "call"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    with _waiting(item, "teardown"):
+        return (yield)
+
+
+@contextlib.contextmanager
+def _waiting(item, when: str):
+    """Keep in the item's stash how long this thread waited for a core during the phase ``when``."""
+    start = _run_queue_wait()
+    try:
+        yield
     finally:
-        item.stash[_WAITED] = _run_queue_wait() - waited
+        item.stash.setdefault(_WAITED, {})[when] = _run_queue_wait() - start
 
 
 @pytest.hookimpl(wrapper=True)
@@ -55,28 +80,22 @@ def pytest_runtest_makereport(item, call):
     report = yield
     if os.environ.get("HOTSTREAK_SLOW_CHECK", "1") == "0" or not report.passed:
         return report
+    ran = item.stash[_RAN] = {**item.stash.get(_RAN, {}),
+                               call.when: call.duration - item.stash.get(_WAITED, {}).get(call.when, 0.0)}
     slow = item.get_closest_marker("slow") is not None
-    if call.when == "call":
-        item.stash[_SPENT] = call.duration
-        ran = call.duration - item.stash.get(_WAITED, 0.0)
-        if not slow and ran > UNMARKED_LIMIT:
-            report.outcome = "failed"
-            report.longrepr = (f"{item.nodeid} took {ran:.2f} s (not counting {call.duration - ran:.2f} s waiting for "
-                               f"a core), over {UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
-    elif call.when == "teardown" and slow:
-        spent = item.stash.get(_SETUP, 0.0) + item.stash.get(_SPENT, 0.0) + call.duration
-        if spent < MARKED_LIMIT:
-            report.outcome = "failed"
-            report.longrepr = (f"{item.nodeid} is marked slow but took {spent:.3f} s in all, under {MARKED_LIMIT} s: "
-                               "take the mark off")
-    elif call.when == "setup":
-        item.stash[_SETUP] = call.duration
+    if call.when == "call" and not slow and ran["call"] > UNMARKED_LIMIT:
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} took {ran['call']:.2f} s (not counting time waiting for a core), over "
+                           f"{UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
+    elif call.when == "teardown" and slow and sum(ran.values()) < MARKED_LIMIT:
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} is marked slow but took {sum(ran.values()):.3f} s in all (not counting "
+                           f"time waiting for a core), under {MARKED_LIMIT} s: take the mark off")
     return report
 
 
-_WAITED = pytest.StashKey[float]()
-_SPENT = pytest.StashKey[float]()
-_SETUP = pytest.StashKey[float]()
+_WAITED = pytest.StashKey[dict]()  # phase -> seconds this thread waited for a core
+_RAN = pytest.StashKey[dict]()     # phase -> seconds it took, less that wait
 
 
 def read_cases(path: Path) -> list[dict]:
