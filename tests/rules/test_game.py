@@ -295,7 +295,6 @@ POOL = (["HS-GO"] * 6 + ["HS-DOUBLE"] * 4 + [t.code() for t in all_ticket_codes(
         + RACE_1 + RACE_3 + ["HS45", "HS53", "HS08", "HS19", "HS-UNDO"])
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 4), st.booleans(), st.sampled_from(list(Variant)), st.lists(st.sampled_from(POOL), max_size=150))
 def test_any_input_sequence_is_applied_or_refused_without_change(players, skip_setup, variant, texts):

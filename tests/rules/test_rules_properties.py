@@ -23,7 +23,6 @@ def test_every_deck_card_notation_round_trips():
         assert Card.parse(dc.card.notation().lower()) == dc.card
 
 
-@pytest.mark.slow
 @given(notations)
 def test_any_notation_round_trips(text):
     card = Card.parse(text)
