@@ -78,7 +78,9 @@ def _waiting(item, when: str):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
-    if os.environ.get("HOTSTREAK_SLOW_CHECK", "1") == "0" or not report.passed:
+    if not report.passed:
+        item.stash[_FAILED] = True  # a failed or skipped test is not timed: its time says nothing of the test
+    if os.environ.get("HOTSTREAK_SLOW_CHECK", "1") == "0" or item.stash.get(_FAILED, False):
         return report
     ran = item.stash[_RAN] = {**item.stash.get(_RAN, {}),
                                call.when: call.duration - item.stash.get(_WAITED, {}).get(call.when, 0.0)}
@@ -96,6 +98,7 @@ def pytest_runtest_makereport(item, call):
 
 _WAITED = pytest.StashKey[dict]()  # phase -> seconds this thread waited for a core
 _RAN = pytest.StashKey[dict]()     # phase -> seconds it took, less that wait
+_FAILED = pytest.StashKey[bool]()  # a phase failed or was skipped
 
 
 def read_cases(path: Path) -> list[dict]:

@@ -124,6 +124,7 @@ OUTSIDE = re.compile("|".join([re.escape("/".join(("..", "shared"))), re.escape(
                                re.escape("RULES" + ".md"), r"(?i:\bissue" + r" #?[1-9][0-9]?\b)"]))
 
 
+@pytest.mark.slow
 def test_no_file_of_the_repository_names_a_place_outside_it():
     """The repository must stand alone: no file points at the folder or documents a clone does not have."""
     offending = [f"{name}: {match.group(0)!r}" for name, text in repository_text_files()

@@ -122,6 +122,7 @@ def test_a_folder_without_write_permission_is_refused(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+@pytest.mark.slow
 def test_a_read_only_folder_is_refused(tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir(mode=0o500)
