@@ -101,3 +101,19 @@ def test_a_damaged_faults_file_reads_as_none(tmp_path):
     for text in ("not json", "{}", '[{"sink": 1}]', "[3]"):
         path.write_text(text)
         assert read_faults(tmp_path / "j.db") == []
+
+
+def test_the_systemd_status_line_names_a_failing_sink_with_its_count(tmp_path, monkeypatch):
+    from notify_listener import NotifyListener
+    from tablekit import TableKit
+    with NotifyListener(tmp_path) as listener:
+        monkeypatch.setenv("NOTIFY_SOCKET", listener.path)
+        table = TableKit()
+        table.controller.sinks.append(Unplugged())
+        for _ in range(3):
+            table.advance(1.5)  # the status line is sent at most once a second
+        while listener.receive(0.2) is not None:  # every datagram the kiosk sent is in the socket already
+            pass
+    lines = [line for m in listener.messages for line in m.splitlines() if line.startswith("STATUS=")]
+    assert any("Unplugged failed in render: RuntimeError: display unplugged (" in line and "times, last" in line
+               for line in lines), lines
