@@ -23,6 +23,13 @@ $HOTSTREAK_MOCK_STALL_FILE), and yesterday's token against today's journal (move
 same entry ids). The honest moves are checked too (a free seat, the screen's code, today's token).
 
     python bench/attack.py --seats
+
+``--cafe`` runs the attacks of a shared room (bench/attack_cafe.py; figures in docs/web-hardening.md): seat
+squatting without the join code, a phone's hold after the Dealer names its seat, 7,200 renames then a scan's
+latency, connection caps against a new address, consent-code guessing from 40 addresses, name impersonation,
+and what a refused Host is told.
+
+    python bench/attack.py --cafe [--seconds 6]
 """
 
 from __future__ import annotations
@@ -394,8 +401,7 @@ def seat_attacks() -> int:
     """The attacks on seats against real kiosk children; prints one line per attack. 0 when each was refused."""
     sys.path.insert(0, str(ROOT))
     from companion.kiosk.journal import Journal
-    from companion.web.app import CODE_TRIES
-    from companion.web.seats import journal_key, load_secret, seat_codes
+    from companion.web.seats import journal_key, load_secret, seat_codes, table_codes
     results: list[tuple[str, bool, str]] = []
 
     def note(attack: str, refused: bool, detail: str) -> None:
@@ -407,6 +413,11 @@ def seat_attacks() -> int:
         with Journal(db, readonly=True) as journal:
             return seat_codes(journal_key(load_secret(db), journal.identity), journal.current())[seat]
 
+    def join_of(db: Path) -> str | None:
+        """The join code the kiosk's screen shows (read from the journal and its key file)."""
+        with Journal(db, readonly=True) as journal:
+            return table_codes(db, journal.identity, journal.current())[0]
+
     start = ("HS-NEW", "HS-OPEN", "HS-PLAYERS-4", "HS-GO")
     betting = lambda v: v.get("phase") == "betting"  # noqa: E731
     with tempfile.TemporaryDirectory() as tmp:
@@ -415,7 +426,7 @@ def seat_attacks() -> int:
         port = free_port()
         kiosk = seat_table(db, port, env, start, betting)
         try:
-            status, yesterday = seat_post(port, "/api/claim", {"seat": 2, "name": "Ann"}, "127.0.0.31")
+            status, yesterday = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 2, "name": "Ann"}, "127.0.0.31")
             print(f"yesterday: a phone claims free seat 2 -> {status}")
         finally:
             stop_kiosk(kiosk)
@@ -428,7 +439,7 @@ def seat_attacks() -> int:
         named = lambda v: betting(v) and v["seats"][2]["named"] and v["seats"][3].get("locked")  # noqa: E731
         kiosk = seat_table(db, port, env, start, betting)
         try:
-            status, today = seat_post(port, "/api/claim", {"seat": 2, "name": "Bo"}, "127.0.0.32")
+            status, today = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 2, "name": "Bo"}, "127.0.0.32")
             same = next(e.id for e in Journal(db, readonly=True).entries() if e.text == "HS-NAME-2:Bo") == epoch
             status, answer = seat_post(port, "/api/bet", {"seat": 2, "token": yesterday.get("token"),
                                                           "mascot": "hurley"}, "127.0.0.33")
@@ -443,29 +454,32 @@ def seat_attacks() -> int:
             deadline = time.monotonic() + 30
             while not named(seat_view(port)) and time.monotonic() < deadline:
                 time.sleep(0.1)
-            status, answer = seat_post(port, "/api/claim", {"seat": 3, "name": "Dora"}, "127.0.0.35")
+            status, answer = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 3, "name": "Dora"}, "127.0.0.35")
             note("claim seat 3, named at the kiosk, as 'Dora' without a code", status == 403,
                  f"{status} {answer.get('reason')}")
-            status, answer = seat_post(port, "/api/claim", {"seat": 4, "name": "Eve"}, "127.0.0.36")
+            status, answer = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 4, "name": "Eve"}, "127.0.0.36")
             note("claim seat 4, played from the bet sheet, without a code", status == 403,
                  f"{status} {answer.get('reason')}")
             code = code_of(db, 3)
-            wrong = [f"{n:04d}" for n in range(20) if f"{n:04d}" != code][:CODE_TRIES]
-            statuses = [seat_post(port, "/api/claim", {"seat": 3, "name": "X", "code": g}, f"127.0.0.{40 + i}")[0]
-                        for i, g in enumerate(wrong)]
-            status, answer = seat_post(port, "/api/claim", {"seat": 3, "name": "X", "code": code}, "127.0.0.50")
-            note(f"guess seat 3's code ({CODE_TRIES} wrong, then even the right one)",
-                 all(s == 403 for s in statuses) and status == 429, f"{statuses} then {status}")
-            status, _ = seat_post(port, "/api/claim", {"seat": 4, "name": "Cy", "code": code_of(db, 4)}, "127.0.0.51")
+            wrong = [f"{n:06d}" for n in range(20) if f"{n:06d}" != code][:5]
+            statuses = [seat_post(port, "/api/claim", {"join": join_of(db), "seat": 3, "name": "X", "code": g},
+                                  f"127.0.0.{40 + i}")[0] for i, g in enumerate(wrong)]
+            note("guess seat 3's code (one wrong guess from each of 5 addresses)", all(s == 403 for s in statuses),
+                 f"{statuses}")
+            status, _ = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 3, "name": "Dora", "code": code},
+                                  "127.0.0.50")
+            print(f"{'ok':<12} the owner's right code for seat 3 from another phone after the guesses -> {status}")
+            status, _ = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 4, "name": "Cy", "code": code_of(db, 4)},
+                                  "127.0.0.51")
             print(f"{'ok':<12} a player with seat 4's code from the screen -> {status}")
-            status, fay = seat_post(port, "/api/claim", {"seat": 1, "name": "Fay"}, "127.0.0.52")
+            status, fay = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 1, "name": "Fay"}, "127.0.0.52")
             print(f"{'ok':<12} the first phone on free, unnamed seat 1 -> {status}")
 
             seat_post(port, "/api/leave", {"seat": 1, "token": fay.get("token")}, "127.0.0.53")
             stall.touch()  # the kiosk hangs in its next frame, past the phone's wait
             time.sleep(0.5)
             began = time.monotonic()
-            status, answer = seat_post(port, "/api/claim", {"seat": 1, "name": "Gus"}, "127.0.0.54")
+            status, answer = seat_post(port, "/api/claim", {"join": join_of(db), "seat": 1, "name": "Gus"}, "127.0.0.54")
             waited = time.monotonic() - began
             stall.unlink()
             deadline = time.monotonic() + 30
@@ -498,9 +512,13 @@ def main() -> int:
     parser.add_argument("--memory-max", default="1G", help="the kiosk's memory cgroup limit (default 1G)")
     parser.add_argument("--only", default="", help="comma-separated attacks (default: all): " + ", ".join(ATTACKS))
     parser.add_argument("--seats", action="store_true", help="the attacks on seats instead (see above)")
+    parser.add_argument("--cafe", action="store_true", help="the attacks of a shared room instead (bench/attack_cafe.py)")
     args = parser.parse_args()
     if args.seats:
         return seat_attacks()
+    if args.cafe:
+        from attack_cafe import cafe_attacks
+        return cafe_attacks(args.seconds)
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     limit = int(args.memory_max[:-1]) * units[args.memory_max[-1].upper()] if args.memory_max[-1].isalpha() \
         else int(args.memory_max)

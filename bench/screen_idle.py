@@ -1,11 +1,13 @@
 """CPU of an idle screen: the kiosk's loop with the race screen mid-race (SDL dummy driver, 1920x1080) and no
 input, as a share of one core.
 
-    python bench/screen_idle.py [--seconds 20] [--size 1920x1080] [--every-frame]
+    python bench/screen_idle.py [--seconds 20] [--size 1920x1080] [--every-frame] [--move]
 
 The controller steps as the kiosk does (``step(timeout=1/30)``) with the screen's sink and nothing else; the
 race has 6 cards revealed. ``--every-frame`` marks every frame as changed (what the screen did before it
-learnt to skip unchanged frames), for comparison. Goal: at most 3% of one core at 1080p. Figures depend on
+learnt to skip unchanged frames), for comparison. ``--move`` then scans one more card and measures the frames
+and the CPU while its move plays (``companion.screen.motion``: the screen draws every frame until it has played,
+then stops). Goal: at most 3% of one core at 1080p. Figures depend on
 the machine and on what else runs on it, so this prints them instead of asserting anything.
 """
 
@@ -35,6 +37,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--every-frame", action="store_true", help="draw every frame (the old screen)")
+    parser.add_argument("--move", action="store_true", help="then measure one card's move in motion")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.lower().split("x"))
     device = open_display("dummy", (width, height))
@@ -59,9 +62,28 @@ def main() -> int:
     print(f"cpus: {os.cpu_count()}, load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"idle mid-race screen {width}x{height}, {what}: {100 * cpu / wall:.1f}% of one core over {wall:.1f} s, "
           f"{frames} frames drawn ({frames / wall:.1f}/s) (goal: <= 3%)")
+    if args.move:
+        move(controller, sink, width, height)
     sink.close()
     controller.close()
     return 0
+
+
+def move(controller: Controller, sink: ScreenSink, width: int, height: int) -> None:
+    """Scan one card (Gobbler +2, then a swerve) and measure the frames and CPU until the screen is still."""
+    from companion.motion import SLIDE_SECONDS, TIP_SECONDS
+    frames_before = sink.frames
+    cpu, wall = time.process_time(), time.monotonic()
+    result = controller.handle("HS10")
+    if not result.accepted:
+        raise SystemExit(f"bench card HS10 was refused: {result.message}")
+    while time.monotonic() < wall + SLIDE_SECONDS + TIP_SECONDS + 1.0:
+        controller.step(timeout=1 / 30)
+    cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+    frames = sink.frames - frames_before
+    print(f"one card's move {width}x{height}: {frames} frames drawn in {wall:.1f} s "
+          f"({1000 * cpu / max(1, frames):.0f} ms of CPU a frame, {100 * cpu / wall:.1f}% of one core over the "
+          f"{wall:.1f} s; the move plays in {SLIDE_SECONDS} s)")
 
 
 if __name__ == "__main__":

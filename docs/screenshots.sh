@@ -25,3 +25,18 @@ done
 for screen in race betting payouts game-over; do
     hotstreak screenshot --size 800x480 --screen "$screen" --out "docs/screen-$screen-800x480.png"
 done
+# A move in motion (docs/motion/): Gobbler's G+3> (HS11) runs 6 -> 9 in lane 2, knocks Hurley down on 7, swerves
+# into lane 3; frames 0.1, 0.25, 0.4 and 0.55 s after the card, then at rest; and the podium rising at the race's end
+mkdir -p docs/motion
+move=(HS15 HS10 HS30 HS36 HS45 HS11)
+for t in 0.1 0.25 0.4 0.55; do
+    shot --screen race --cards "${move[@]}" --now "$t" --out "docs/motion/move-$t-1080p.png"
+    hotstreak screenshot --size 800x480 --screen race --cards "${move[@]}" --now "$t" --out "docs/motion/move-$t-800x480.png"
+done
+shot --screen race --cards "${move[@]}" --out docs/motion/move-rest-1080p.png
+hotstreak screenshot --size 800x480 --screen race --cards "${move[@]}" --out docs/motion/move-rest-800x480.png
+for t in 2.8 3.3; do
+    shot --screen race-end --now "$t" --out "docs/motion/podium-$t-1080p.png"
+done
+# The service mode's screens (docs/service.md): docs/service/
+python -m companion.service.samples docs/service

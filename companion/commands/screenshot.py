@@ -4,8 +4,9 @@ NAME is one of attract, setup, betting, race, payouts, game-over; or a big momen
 moment-fall, moment-knockout, moment-out, moment-finish, moment-side-bet, moment-winner, and race-end (the race
 screen after the card that ends the race, before the payouts; ``--now`` steps through its moments). With
 ``--cards`` (race screen only) the race is the one after those cards from the start: notation (``G+2>``) or
-label codes (``HS10``). Example:
-``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS04 HS10 --out race.png``.
+label codes (``HS10``). ``--now S`` shows the last card's move as it looks S seconds after the card (sliding
+along its path early, at rest once it has played); without it, at rest. Example:
+``hotstreak screenshot --screen race --size 1920x1080 --cards H+3 HS04 HS10 --now 0.3 --out race.png``.
 """
 
 from __future__ import annotations
@@ -31,14 +32,16 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
-def _seconds(text: str) -> float:
-    """``--now``: a finite number of seconds from 0 to 3600; raises argparse.ArgumentTypeError naming the text."""
+def parse_now(text: str) -> float:
+    """``--now``: a finite number of seconds from 0 to 3600; raises ValueError naming ``--now``, the text and
+    what is expected (the command prints it as one line)."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not 0.0 <= value <= 3600.0:   # also false for nan
-        raise argparse.ArgumentTypeError(f"{text!r} is not a time (expected seconds from 0 to 3600, e.g. 2.5)")
+        raise ValueError(f"--now {text!r} is not a time (expected seconds from 0 to 3600 after the last card, "
+                         f"e.g. 0.3)")
     return value
 
 
@@ -49,14 +52,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default 1280x720)")
     p.add_argument("--cards", nargs="+", metavar="CARD",
                    help="the race after these cards from the start (notation like G+2> or codes like HS10)")
-    p.add_argument("--now", type=_seconds, default=0.0,
-                   help="clock time of the picture in seconds, 0 to 3600 (default 0)")
+    p.add_argument("--now", metavar="S",
+                   help="clock time of the picture in seconds after the last card, 0 to 3600: the last card's "
+                        "move in motion early, at rest once it has played (default: at rest, time 0)")
     p.add_argument("--message", help="a refusal message to show on top (as the kiosk shows one)")
     p.add_argument("--lang", default="en", choices=["en", "nl", "es"], help="the screen's words (default en)")
 
 
 def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
+    now = 0.0 if args.now is None else parse_now(args.now)
     out = output_file(args.out, ".png", "--out")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.screen.model import replace
@@ -67,12 +72,14 @@ def run(args: argparse.Namespace) -> int:
         model = sample_model(args.screen, tuple(args.cards) if args.cards else None, args.lang)
     except ValueError as exc:
         raise ValueError(f"--cards: {exc}") from None
+    if args.now is not None and model.screen == "race":   # the last card at time 0: its move as at --now
+        model = replace(model, move_at=0.0)
     if args.message:
-        model = replace(model, message=args.message, message_at=args.now)
+        model = replace(model, message=args.message, message_at=now)
     from companion.screen.draw import Screen
     screen = Screen.offscreen(size)
     try:
-        screen.draw(model, args.now)
+        screen.draw(model, now)
         try:
             screen.save(str(out))
         except (OSError, RuntimeError) as exc:   # pygame.error (a RuntimeError): a path the checks missed

@@ -10,8 +10,9 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import Config, load_config
 from companion.kiosk.controller import replay, status_dict
 from companion.kiosk.faults import read_faults
 from companion.rules import load_deck, load_track
@@ -28,11 +29,14 @@ def run(args: argparse.Namespace) -> int:
     from companion.kiosk.recovery import check, open_for_reading
     path = Path(args.db or cfg.journal)
     with open_for_reading(path) as journal:
-        table = replay(journal.current(), load_track(cfg.track), load_deck(cfg.deck))
+        entries = journal.current()
+        table = replay(entries, load_track(cfg.track), load_deck(cfg.deck))
+        identity = journal.identity
     table.default_names = tuple(cfg.names)
     for problem, fix in check(path):  # on stderr, so --json stays one object
         print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)
+    _add_codes(status, cfg, path, identity, entries)
     faults = read_faults(path)  # a failing sink of the kiosk on this journal, once per cause
     status["sink_errors"] = [asdict(f) for f in faults]
     if args.json:
@@ -62,7 +66,25 @@ def run(args: argparse.Namespace) -> int:
             else:
                 held = ", ".join(f"{t['ticket']} {t['side']}" for t in seat["tickets"]) or "no tickets"
             double = f", double: {seat['double']}" if seat["double"] else ""
-            print(f"  {seat['name']}: ${seat['money']}, {held}{double}")
+            code = f" (a phone takes it with code {seat['code']})" if seat["code"] else ""
+            print(f"  {seat['name']}: ${seat['money']}, {held}{double}{code}")
+        if status["join_url"]:
+            print(f"  phones join at {status['join_url']}")
         for fault in faults:
             print(f"  {fault.line()}")
     return 0
+
+
+def _add_codes(status: dict[str, Any], cfg: Config, path: Path, identity: str | None, entries: list[Any]) -> None:
+    """The phone page's codes as the screen shows them: ``join_url`` (its QR code's URL, None when the page never
+    ran here) and each seat's consent ``code`` (None where none)."""
+    from companion.web.guard import lan_address
+    from companion.web.seats import join_link, kept_address, table_codes
+    join, codes = table_codes(path, identity, entries)
+    address = kept_address(path)
+    if address is None and join is not None:  # an older kiosk kept none: the config's address
+        host = cfg.web_host or "127.0.0.1"
+        address = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{cfg.web_port}/"
+    status["join_url"] = join_link(address, join) if join is not None and address else None
+    for number, seat in enumerate(status["seats"], 1):
+        seat["code"] = codes.get(number)

@@ -18,6 +18,7 @@ from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
 from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
+from companion.kiosk.service_setup import attach_service, service_key
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -132,6 +133,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         hid_device=cfg.hid_device or None, layout=cfg.layout, max_length=cfg.max_length,
         on_line=on_scan,
         on_button=lambda name: controller.submit("HS-UNDO" if name == "undo" else "HS-GO", "button"),
+        on_chord=lambda: controller.submit("HS-SERVICE", "button"),
         led_count=cfg.led_count, led_rows=[lane_map.lane_pixels(lane) for lane in lane_map.lanes],
         button_pins=cfg.buttons, debounce=cfg.debounce, repeat_window=cfg.repeat_window,
         led_options={"backend": cfg.led_backend if chosen == "pi" else "mock", "brightness": cfg.brightness,
@@ -159,10 +161,12 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         sinks.append(sink)
         controller.join_url_source = address
         controller.seat_codes = sink.codes  # the consent codes the screen shows beside the seats
+        controller.join_code = sink.join    # the join code in the QR code's address and under it
     sinks.extend(extra_sinks or [])
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
     controller.sinks.extend(sinks)
+    attach_service(controller, cfg, hw, track, deck, clock)  # HS-SERVICE, F2, both buttons held 3 s
     return Kiosk(controller, hw, notifier, stop)
 
 
@@ -203,7 +207,7 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                                   leds=preview, lane_map=lane_map, submit=submit, language=cfg.language,
                                   keyboard=device.name == "window")
                 if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
-                    device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
+                    device.on_key = sink.window_keys(service_key(hw.keys.key if hw.keys is not None else None, submit))
                 sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)

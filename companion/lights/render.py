@@ -24,7 +24,9 @@ moved pulses along its path (a dim light, one pixel a space, running from the sp
 must stand on, again and again, until the next card or ``DURATIONS["move"]`` s; the space left is never lit as
 the mascot's), a white flash on a collision's space, a flash on a
 fallen mascot's space, a red flash along the lane of a knockout or out of bounds, a sweep in the mascot's
-colour up its lane on a finish, and a wipe of the spaces going under a fold.
+colour up its lane on a finish, and a wipe of the spaces going under a fold. Each run of a move's light takes
+``companion.motion.SLIDE_SECONDS`` with the screen's easing (``companion.motion.slide``), the first from the
+card: the light is over the space where the screen's mascot is sliding, in step with it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from companion.lights.lanemap import LaneMap
 from hardware.device import Pixel
 from hardware.leds import scale
 from companion.colours import COLOURS
+from companion.motion import SLIDE_SECONDS, slide
 from companion.rules.events import (Collided, Event, Fell, Finished, Folded, KnockedOut, Moved, OutOfBounds,
                                     Revealed, Status, Swerved)
 from companion.rules.mascots import MASCOTS, Mascot
@@ -128,7 +131,7 @@ def _check(track: Track, lane_map: LaneMap, colours: Mapping[Mascot, Pixel], cou
 DURATIONS: dict[str, float] = {"collision": 0.6, "fell": 0.6, "dq": 1.5, "finish": 1.2, "fold": 1.2,
                                "move": 6.0}
 BLINK = 0.1  # seconds on, then off, for flashes
-PULSE_PERIOD = 0.8  # seconds for the light of a move to run from the space left to the space reached
+PULSE_PERIOD = 1.0  # seconds between runs of a move's light: each runs in SLIDE_SECONDS (as the screen's slide)
 PULSE_LEVEL = 0.3   # the running light's brightness (share of the mascot's colour): never the mascot itself
 TAIL_SHARE = 0.4    # its tail, as a share of PULSE_LEVEL
 
@@ -257,7 +260,9 @@ class Effects:
 
 def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_map: LaneMap,
            colours: Mapping[Mascot, Pixel], t: float) -> None:
-    """A dim light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fainter tail.
+    """A dim light in the mover's colour running along ``e.path`` once per PULSE_PERIOD, with a fainter tail: each
+    run takes :data:`companion.motion.SLIDE_SECONDS`, eased as the screen's slide (the light is on the step nearest
+    to where the screen's mascot is), then the path is dark for the rest of the period.
 
     It lights one pixel of a space (the middle one) at :data:`PULSE_LEVEL` of the colour, never the whole space
     at full colour: a standing mascot is the whole space at full colour, so the space left never looks as if
@@ -268,16 +273,25 @@ def _pulse(frame: list[Pixel], e: Effect, state: RaceState, track: Track, lane_m
         return  # finished or out: the finish sweep or the red flash says so
     edge = track.back_edge(state.folds)
     taken = {(o.lane, o.space) for o in state.mascots if o.status is Status.RACING and o.mascot is not e.mascot}
-    steps = [(lane, space) for lane, space in e.path if 1 <= lane <= track.lanes and edge <= space <= track.spaces]
-    if len(steps) < 2:
+    run = t % PULSE_PERIOD
+    if len(e.path) < 2 or run >= SLIDE_SECONDS:
         return
-    head = int((t % PULSE_PERIOD) / PULSE_PERIOD * len(steps))
+    head = pulse_head(run, len(e.path))
     colour = colours[e.mascot]
     for back, level in ((0, PULSE_LEVEL), (1, PULSE_LEVEL * TAIL_SHARE)):
         k = head - back
-        if 0 <= k < len(steps) - 1 and steps[k] not in taken:
-            pixels = lane_map.pixels_for(*steps[k])
+        if not 0 <= k < len(e.path) - 1:
+            continue   # the space reached is the mascot's own
+        lane, space = e.path[k]
+        if 1 <= lane <= track.lanes and edge <= space <= track.spaces and (lane, space) not in taken:
+            pixels = lane_map.pixels_for(lane, space)
             frame[pixels[len(pixels) // 2]] = scale(colour, level)
+
+
+def pulse_head(run: float, steps: int) -> int:
+    """The step (0-based, of a path of ``steps`` steps) a move's light is on ``run`` seconds into its run: the
+    step nearest to the screen's sliding mascot (``companion.motion.slide``)."""
+    return min(steps - 1, int(slide(run) * (steps - 1) + 0.5))
 
 
 def _paint(frame: list[Pixel], pixels: Sequence[int], colour: Pixel) -> None:

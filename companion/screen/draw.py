@@ -25,8 +25,10 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
+from companion.screen.podium_scene import podium_scene
 from companion.screen.race_panels import RacePanels
 from companion.screen.screens import OtherScreens
+from companion.screen.service_screen import ServiceScreen
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
 from companion.screen.words import part, say
@@ -102,7 +104,7 @@ class Screen:
         self.close()
 
 
-class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
+class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand, ServiceScreen):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
     def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:
@@ -148,12 +150,13 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
     def screen_race(self, model: ScreenModel, L: Layout, now: float) -> None:
         self.surface.blit(self.track_surface(model, L), (0, 0))
         self.track_numbers(model, L)
-        self.mascots_on_track(model, L)
-        self.running_order(model, L)
+        self.mascots_on_track(model, L, now)
+        self.running_order(model, L, now)
         if not L.small:   # the 7-inch panel keeps the track, the running order and the money
             self.last_card(model, L)
             self.race_call(model, L)
         self.money(model, L.seats, L.unit)
+        podium_scene(self, model, L, now)   # at the race's end, over the track's part of the screen
 
     def header(self, model: ScreenModel, L: Layout) -> None:
         """The title, race / pass / card chips, and device trouble (only when there is some: which parts)."""
@@ -166,7 +169,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []
-        if model.screen != "attract":
+        if model.screen not in ("attract", "service"):
             chips.append(self.w("race", n=model.race_no))
         if model.screen == "race":
             chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]

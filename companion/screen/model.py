@@ -16,13 +16,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypedDict, Unpack
+
+from companion.motion import Path
 
 if TYPE_CHECKING:
     from companion.rules import Race, Track
     from companion.screen.moments import Moment
 
-SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
+SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over", "service")
 MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
 
 
@@ -184,6 +186,9 @@ class ScreenModel:
     (``companion.screen.moments``), shown one after the other from ``moment_at`` on the race screen.
     in setup and betting (``companion.screen.qr``), or None. ``keyboard`` says a keyboard types into the screen
     (a desktop window): only then does the screen say how to name a seat.
+    ``paths`` are the paths the last card's mascots really took (``companion.motion``); ``move_at`` the time of
+    that card on the screen's clock: the moves slide along their paths from then (``companion.screen.motion``);
+    None shows them at rest.
     """
 
     screen: str = "attract"
@@ -228,6 +233,9 @@ class ScreenModel:
     moments: tuple[Moment, ...] = ()
     moment_at: float = 0.0
     keyboard: bool = False
+    paths: tuple[Path, ...] = ()
+    move_at: float | None = None
+    service: Any = None  # the service screen's data (companion.service.page.ServicePage), screen "service"
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -283,6 +291,9 @@ class ScreenFields(TypedDict, total=False):
     moments: tuple[Moment, ...]
     moment_at: float
     keyboard: bool
+    paths: tuple[Path, ...]
+    move_at: float | None
+    service: Any
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:
@@ -327,11 +338,13 @@ def trouble(status: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s for s in status if any(w in s.lower() for w in TROUBLE_WORDS))
 
 
-def _last_card_effects(race: Race) -> tuple[tuple[MoveView, ...], FoldView | None]:
-    """What the last pushed card did: a move per mascot it changed, and the fold it caused (if any)."""
+def _last_card_effects(race: Race) -> tuple[tuple[MoveView, ...], FoldView | None, tuple[Path, ...]]:
+    """What the last pushed card did: a move per mascot it changed, the fold it caused (if any), and the paths
+    its mascots took (``companion.motion.paths_for``)."""
+    from companion.motion import paths_for
     from companion.rules.events import Folded, OutOfBounds, OutOfBoundsWay
     if not race.cards:
-        return (), None
+        return (), None, ()
     before = race.copy()
     card, code = before.pop()
     after_race = before.copy()
@@ -356,7 +369,8 @@ def _last_card_effects(race: Race) -> tuple[tuple[MoveView, ...], FoldView | Non
     if folded:
         under = tuple(e.mascot.value for e in events if isinstance(e, OutOfBounds) and e.way is OutOfBoundsWay.FOLD)
         fold = FoldView(folded[-1].fold, folded[-1].first_space, under)
-    return tuple(moves), fold
+    stood = {m.mascot.value: (m.lane, m.space) for m in before.state.mascots}
+    return tuple(moves), fold, tuple(paths_for(events, stood).values())
 
 
 def from_race(race: Race, **fields: Unpack[ScreenFields]) -> ScreenModel:
@@ -371,13 +385,13 @@ def from_race(race: Race, **fields: Unpack[ScreenFields]) -> ScreenModel:
     if race.cards:
         card, code = race.cards[-1]
         last = CardView(card.notation(), code, None if card.who is None else card.who.value)
-    moves, fold = _last_card_effects(race)
+    moves, fold, paths = _last_card_effects(race)
     if state.revealed != 0 or state.over:
         fold = None
     model = ScreenModel(screen="race", mascots=mascots, folds=state.folds, track=TrackView.from_track(race.track),
                         podium=podium, pass_no=state.pass_no, revealed=state.revealed,
                         reveals_per_pass=race.track.reveals_per_pass, last_card=last, moves=moves, fold=fold,
-                        phase="Race over" if state.over else "Racing")
+                        paths=paths, phase="Race over" if state.over else "Racing")
     return dataclasses.replace(model, **fields)
 
 

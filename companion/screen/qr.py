@@ -1,8 +1,9 @@
 """The phone page's address as a QR code on the screen (setup and betting), so players join by pointing
 their phone's camera at it. The code comes from segno; this module only places and paints it.
 
-``draw_qr(painter, model, layout)`` paints ``model.join_url`` (if any) in the right column, below the card /
-side bet panel, with the address written under it. :func:`qr_rows` is the pure part: the code's modules
+``draw_qr(painter, model, layout)`` paints ``model.join_url`` (if any: ``http://HOST:PORT/?join=CODE``) in
+the right column, below the card / side bet panel, with the address and the join code written under it (a
+phone that cannot scan types the address, then the code). :func:`qr_rows` is the pure part: the code's modules
 as rows of booleans with the quiet zone included.
 """
 
@@ -58,9 +59,17 @@ def _band_parts(screen: Any, url: str, layout: Any) -> tuple[int, int, int]:
     if layout.small:   # the 7-inch panel: the code alone (setup showed its address)
         return side, 0, pad
     cap = screen.cap(16)
-    address = url.removeprefix("http://").rstrip("/")
+    address = _address(screen, url)
     words = max(screen.font(cap).size(t)[0] for t in (_follow(screen), address))
     return side, words, int(12 * u) + pad
+
+
+def _address(screen: Any, url: str) -> str:
+    """The words under the code: ``HOST:PORT`` and, when the URL holds one, ``· code CODE`` (the join code)."""
+    from companion.screen.words import say
+    base, _, code = url.removeprefix("http://").partition("?join=")
+    base = base.rstrip("/")
+    return f"{base} · {say(getattr(screen, 'lang', 'en'), 'join_code', code=code)}" if code else base
 
 
 def _follow(screen: Any) -> str:
@@ -80,7 +89,7 @@ def draw_qr(screen: Any, model: Any, layout: Any) -> None:
     if not url or model.screen not in QR_SCREENS:
         return
     u, W, H = layout.unit, layout.width, layout.height
-    address = url.removeprefix("http://").rstrip("/")
+    address = _address(screen, url)
     pad = int(8 * u)
     cap = screen.cap(16)
     if model.screen == "betting":  # the "your pick" band (companion.screen.layout.betting_band)

@@ -7,6 +7,7 @@ from companion import colours as C
 from companion.screen.words import place
 from companion.screen.layout import KEY_CAP, Layout, Rect, card_tile_rect, order_rect, seat_rows
 from companion.screen.model import MASCOT_ORDER, MascotView, MoveView, OrderRow, ScreenModel, running_order
+from companion.screen.motion import gap_badge, order_mark, row_back, row_top
 from companion.screen.race_money import odds_label
 from companion.screen.widgets import Widgets, action_words, ink_on, shade
 
@@ -19,11 +20,12 @@ BADGE_FILL = {"FINISHED": C.GOLD, "PLACED": shade(C.GOLD, 0.55), "FALLEN": C.OUT
 class RacePanels(Widgets):
     """Draws the race screen's panels (a mixin of the screen's Painter)."""
 
-    def running_order(self, model: ScreenModel, L: Layout) -> None:
+    def running_order(self, model: ScreenModel, L: Layout, now: float | None = None) -> None:
         """The running order: per row the position, the mascot, its name, the odds of the paid places that fit
         (1st, 2nd, 3rd at 1080p; to win on smaller screens) or its paid place, and its state badges below
         (the most important first, as many as fit; its space last). The odds say which card they belong to and
-        are dimmed with an "updating" mark while newer ones are computed."""
+        are dimmed with an "updating" mark while newer ones are computed. Rows slide to their new places while the
+        last card's moves play at ``now``, with up and down marks and the gap to the leader (``motion``)."""
         u = L.unit
         x, y, w, h = L.order
         pad = int(18 * u)
@@ -51,7 +53,8 @@ class RacePanels(Widgets):
         iy = top
         badge = self.cap(17, "badge")
         for i, row in enumerate(rows):
-            ry = iy + i * step
+            ry = iy + row_top(model, row.mascot, i, step, now)
+            row_back(self, model, (x, ry, w, step), now)
             cy = ry + int(cap * 0.73) + int(4 * u)
             if i:
                 self.pg.draw.line(self.surface, C.BACKGROUND, (x + int(16 * u), ry), (x + w - int(16 * u), ry),
@@ -70,6 +73,8 @@ class RacePanels(Widgets):
             badges = [(self.w(b) if b in BADGE_FILL else b, BADGE_FILL.get(b, shade(C.PANEL, 1.7))) for b in row.badges]
             if row.space is not None:
                 badges.append((self.w("space", n=row.space), shade(C.PANEL, 1.7)))
+            badges += gap_badge(model, row)
+            bx = order_mark(self, model, row, (bx, by), badge)
             for text, fill in badges:
                 width = self.font(badge).size(text)[0] + int(badge * 1.1)
                 if bx + width > x + w - pad or by + badge * 0.92 > ry + step:

@@ -8,11 +8,12 @@ from typing import Any, Callable, Sequence
 
 from companion.call import screencall, words
 from companion.rules.errors import RefusedError
-from companion.rules.events import Event
+from companion.rules.events import Event, Revealed
 from companion.rules.game_events import PhaseChanged, Settled
 from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
 from companion.screen.moments import MomentClock
+from companion.screen.motion import in_motion
 from companion.screen.words import say
 from companion.view.sink import NullSink
 from companion.view.table_view import STALE_ODDS, TableView  # noqa: F401 - STALE_ODDS: where it was
@@ -40,6 +41,9 @@ class ScreenSink(NullSink):
     that card's moments show (the final crossing, the winner, the side bet's answer), then the payouts screen
     follows; an input before then shows its own screen at once. A frame is drawn each time the moment shown
     changes.
+
+    A card's moves play from the time of the card (``move_at``, ``companion.screen.motion``): frames are drawn
+    while they play, then the screen is still again. An undo or a restart shows the race at rest.
     """
 
     def __init__(self, display: Any, *, status: Callable[[], tuple[str, ...]] = tuple,
@@ -69,6 +73,7 @@ class ScreenSink(NullSink):
         self._until: float | None = None               # when the message or the moment on screen runs out
         self.moments = MomentClock()                    # the big moments of the last input, the race-end hold
         self._started = False                          # a frame was drawn (a reset before it is a start)
+        self.move_at: float | None = None              # when the last card's moves started (None: at rest)
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
         for e in events:
@@ -80,6 +85,8 @@ class ScreenSink(NullSink):
         self.log.extend(view.lines)
         del self.log[:-self.keep_log]
         self.moments.start(events, now)
+        if any(isinstance(e, Revealed) for e in events):
+            self.move_at = now
         self._next, self._dirty = 0.0, True  # draw the change at once
 
     def refused(self, error: RefusedError, view: TableView, now: float) -> None:
@@ -103,6 +110,7 @@ class ScreenSink(NullSink):
         end; the race call is rebuilt from the race as it stands (an undo adds its own line through its event);
         at a start with a game in the journal, "Game restored" follows."""
         self.moments.clear()
+        self.move_at = None
         race = view.race
         self.log = screencall.race_lines(race, self.language, view.seat_name) if race is not None else []
         if not self._started and view.journaled:
@@ -156,7 +164,9 @@ class ScreenSink(NullSink):
                           moment_at=self.moments.at, race_end=self.moments.race_end(now))
         if self.keyboard or self.message_kind != "refusal":
             model = dataclasses.replace(model, keyboard=self.keyboard, message_kind=self.message_kind)
-        self._animated = model.screen in ANIMATED
+        if self.move_at is not None:
+            model = dataclasses.replace(model, move_at=self.move_at)
+        self._animated = model.screen in ANIMATED or in_motion(model, now)
         until = self.message_at + self._message_seconds() if self.message else None
         times = [t for t in (until, self.moments.next_change(now)) if t is not None and now < t]
         self._until = min(times) if times else None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from companion import colours as C
 from companion.screen.layout import Layout, mascot_spots, space_centre, space_rect
 from companion.screen.model import MascotView, ScreenModel, TrackView
+from companion.screen.motion import bent_paths, draw_moving
 from companion.screen.widgets import Widgets, shade
 
 if TYPE_CHECKING:
@@ -104,9 +105,11 @@ class TrackPainter(Widgets):
             self.label(str(space), cap, (x + w // 2, ty + th + int(8 * u)),
                        C.DIM_TEXT if space >= edge else shade(C.DIM_TEXT, 0.5), "midtop")
 
-    def mascots_on_track(self, model: ScreenModel, L: Layout) -> dict[str, tuple[int, int, int]]:
+    def mascots_on_track(self, model: ScreenModel, L: Layout,
+                         now: float | None = None) -> dict[str, tuple[int, int, int]]:
         """Draw every racing mascot on its space, and a mascot the last card finished on the space it reached
-(past the line); returns where each was drawn ``{mascot: (cx, cy, r)}``."""
+(past the line); returns where each was drawn ``{mascot: (cx, cy, r)}``. While the last card's moves play at
+``now``, ``companion.screen.motion`` draws them in motion."""
         groups: dict[tuple[int, int], list[MascotView]] = {}
         for m in model.mascots:
             if m.status == "racing" and 1 <= m.lane <= L.lanes and 1 <= m.space <= L.spaces:
@@ -123,6 +126,8 @@ class TrackPainter(Widgets):
         for (lane, space), ms in groups.items():
             for m, spot in zip(ms, mascot_spots(space_rect(lane, space, L), len(ms))):
                 spots[m.mascot] = spot
+        if draw_moving(self, model, L, spots, now, HIGHLIGHT, set(placed)):   # the moves in motion
+            return spots
         self._move_paths(model, L, spots)
         for (lane, space), ms in groups.items():
             for m in ms:
@@ -138,8 +143,9 @@ class TrackPainter(Widgets):
     def _move_paths(self, model: ScreenModel, L: Layout, spots: dict[str, tuple[int, int, int]]) -> None:
         """For each mascot the last card moved: a ghost ring where it was and an arrow to where it is."""
         u = L.unit
+        bent = bent_paths(self, model, L, spots, HIGHLIGHT)   # a move and a swerve: along the path it took
         for mv in model.moves:
-            if (mv.from_lane, mv.from_space) == (mv.to_lane, mv.to_space):
+            if (mv.from_lane, mv.from_space) == (mv.to_lane, mv.to_space) or mv.mascot in bent:
                 continue
             start = space_centre(mv.from_lane, mv.from_space, L)
             end = spots.get(mv.mascot, (*space_centre(mv.to_lane, mv.to_space, L), 0))[:2]

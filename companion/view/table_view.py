@@ -23,6 +23,7 @@ are snapshot copies: no sink may change them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -37,6 +38,7 @@ from companion.rules.setup import SetupFigures
 from companion.rules.sidebets import SideBetCard
 from companion.rules.table import SEAT_WORD, seat_name
 from companion.rules.track import Track
+from companion.view.settled_odds import settle
 
 if TYPE_CHECKING:
     from companion.rules.game import Game
@@ -189,6 +191,7 @@ class TableView:
     seat_word: str = SEAT_WORD
     journal_identity: str | None = None  # the journal's own random id (Journal.identity); None: none known
     seat_codes: Mapping[int, str] = field(default_factory=dict)  # 1-based seat -> the phone's consent code
+    service: Any = None  # companion.service.page.ServicePage while the service mode is on, else None
 
     def seat_name(self, seat: int) -> str:
         """The name of 0-based ``seat`` (a seat not at the table gets ``seat_word``)."""
@@ -212,14 +215,18 @@ class TableView:
             return None
         return self.odds.places
 
-    @property
+    @functools.cached_property
     def odds_shown(self) -> Odds | None:
         """The odds to show: the current ones, else (in :data:`STALE_ODDS` phases) the last ones of this phase
-        while the next ones are computed (:attr:`odds_stale`), else None."""
+        while the next ones are computed (:attr:`odds_stale`), else None. Either way they never contradict the
+        race shown: a mascot placed since (a finish, a knockout) has its place for certain, nobody else any
+        chance of it (:func:`companion.view.settled_odds.settle`; docs/rules.md 5); during a race, stale odds are
+        shown only when they were made for this race at an earlier card (never for cards an undo took back).
+        Worked out once per view."""
         current = self.odds_current
-        if current is None and self.odds is not None and self.phase in STALE_ODDS:
-            return self.odds.places
-        return current
+        if current is None and self.odds is not None and self.phase in STALE_ODDS and _made_earlier(self, self.odds):
+            current = self.odds.places
+        return settle(current, self.race) if current is not None else None
 
     @property
     def odds_card(self) -> int | None:
@@ -279,6 +286,22 @@ def build(table: "Table", *, names: Sequence[str] = (), seat_word: str = SEAT_WO
     return TableView(phase, game=_game_facts(game), seats=tuple(seats), race=race,
                      shown=race if race is not None else Race(game.track, game.deck), placings=placings,
                      variant=game.variant, side_bet=side, **common)
+
+
+def _made_earlier(view: TableView, odds: OddsView) -> bool:
+    """True unless ``odds`` are for a race card the race shown no longer has: during a race, they must have been
+    made for this race as it was after its first ``odds.card`` cards (an undo can take a finish back)."""
+    race = view.race
+    if view.phase is not Phase.RACING or race is None:
+        return True
+    cards = race.cards
+    if odds.card > len(cards):
+        return False
+    earlier = Race(race.track, race.deck)
+    for card, code in cards[:odds.card]:
+        earlier.push(card, code)
+    situation = odds_situation(dataclasses.replace(view, race=earlier))
+    return situation is not None and situation.key == odds.key
 
 
 def odds_situation(view: TableView) -> OddsSituation | None:

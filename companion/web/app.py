@@ -3,10 +3,12 @@
 Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step) and
 ``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`);
 ``GET /api/view`` the newest view as JSON; ``WS /ws`` the view, sent again at every change; ``POST
-/api/claim`` ``{"seat", "name", "token"?}``, ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
+/api/claim`` ``{"seat", "name", "join", "token"?, "code"?}`` (``join``: the table's join code, shown on its
+screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
-"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>"}``
-with a 4xx/5xx status; nothing changes at the table when it is refused.
+"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>", "need"?: "join"}``
+with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at the table
+when it is refused. Wrong join or consent codes slow down the address that sent them (:class:`Backoff`).
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from companion.call.words import LANGUAGES, reason_of, refusal_line
 from companion.rules.errors import Reason, RefusedError
 from companion.web.gate import Limits
-from companion.web.guard import Origins, RateLimit
+from companion.web.guard import Backoff, Origins, RateLimit
 from companion.web.hub import Hub
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
 from companion.web.limits import RequestLimit, json_object
 from companion.web.palette import palette_css
-from companion.web.seats import WEB, journal_key, seat_token, token_matches
+from companion.web.names import folded
+from companion.web.seats import WEB, journal_key, same_join, seat_token, token_matches
 
 log = logging.getLogger(__name__)
 STATIC = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html", "palette.css": "text/css"}
@@ -43,8 +46,7 @@ HEADERS = {"Cache-Control": "no-cache", "X-Frame-Options": "DENY", "X-Content-Ty
                                       "style-src 'self' 'unsafe-inline'; "
                                       "frame-ancestors 'none'"}
 ANSWER_SECONDS = 5.0     # how long a phone waits for the table to take its input
-CODE_TRIES = 5           # wrong consent codes in a row for one seat before it is locked for a while
-CODE_LOCK_SECONDS = 60.0  # how long a seat takes no consent code after CODE_TRIES wrong ones
+RENAME_SECONDS = 2.0     # a seat is renamed from its phone at most once in this long (faster is no person typing)
 SEND_SECONDS = 5.0       # a phone that cannot take a view within this is dropped (it reconnects)
 KEEPALIVE_SECONDS = 20.0  # a quiet table still sends its view this often (the page reconnects after 45 s)
 
@@ -83,13 +85,16 @@ def _static(name: str) -> bytes:
 
 
 def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Origins,
-               limit: RateLimit | None = None, limits: Limits | None = None) -> Starlette:
+               limit: RateLimit | None = None, limits: Limits | None = None,
+               backoff: Backoff | None = None) -> Starlette:
     """The app. ``submit(text, source, gate)`` queues an input for the kiosk and returns its request id
     (``Controller.submit``: thread-safe, never blocks; the answer comes back by that id, ``Hub.outcome``;
     the kiosk handles it only if ``gate()`` is True then); ``secret`` signs seat tokens (bound to the
     journal's identity, :func:`companion.web.seats.journal_key`); ``origins`` says which Host/Origin may act;
-    ``limits`` bound request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address."""
+    ``limits`` bound request bodies (:class:`companion.web.limits.RequestLimit`) and WebSockets per address;
+    ``backoff`` slows an address that sends wrong codes."""
     limit = limit or RateLimit()
+    backoff = backoff or Backoff()
     limits = limits or Limits()
     files = {name: _static(name) for name in STATIC if name != "palette.css"}
     files["palette.css"] = palette_css().encode()  # the config's mascot colours are set by now
@@ -103,8 +108,10 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
         """A refused phone request: the detail, its reason code and that reason's words in the table's language."""
         lang = hub.view.get("lang")
         line = refusal_line(exc, lang if lang in LANGUAGES else "en")
-        return JSONResponse({"ok": False, "error": str(exc), "reason": exc.reason.value, "line": line},
-                            status_code=exc.status, headers=HEADERS)
+        answer = {"ok": False, "error": str(exc), "reason": exc.reason.value, "line": line}
+        if exc.fields.get("need"):
+            answer["need"] = exc.fields["need"]
+        return JSONResponse(answer, status_code=exc.status, headers=HEADERS)
 
     def request_line() -> str:
         """The words of reason ``request`` in the table's language (the middleware's refusals)."""
@@ -168,35 +175,70 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
                     return key
         return keys()[0]
 
-    def consent(body: dict[str, Any], seat: int) -> None:
+    def slowed(client: str) -> None:
+        """An address that sent wrong codes waits before its next claim is looked at."""
+        if (wait := backoff.wait(client)) > 0:
+            raise WebRefusal(f"too many wrong codes from this phone; try again in {wait:.0f} s", Reason.BUSY, 429,
+                             seconds=round(wait))
+
+    def joined(body: dict[str, Any], client: str) -> None:
+        """Every claim carries the table's join code, shown on its screen (never served)."""
+        given = body.get("join")
+        if hub.join is None:
+            raise WebRefusal("no game yet: seats open once the player count is scanned", Reason.PLAYERS_FIRST, 409)
+        if given is None or given == "":
+            raise WebRefusal("this phone has no join code (expected the 6 characters shown under the QR code on "
+                             "the table's screen)", Reason.NOT_YOURS, 403, need="join")
+        if not any(same_join(given, code) for code in (hub.join, *hub.earlier_joins)):
+            backoff.miss(client)
+            raise WebRefusal(f"join code {str(given)[:8]!r} is not this game's (expected the 6 characters shown "
+                             "under the QR code on the table's screen)", Reason.NOT_YOURS, 403, need="join")
+
+    def consent(body: dict[str, Any], seat: int, client: str) -> None:
         """A seat the table plays is claimed only with the code shown beside it on the screen."""
         code = hub.codes.get(seat)
         if code is None:
             return
-        now = asyncio.get_running_loop().time()
-        misses, until = hub.misses.get(seat, (0, 0.0))
-        if now < until:
-            raise WebRefusal(f"too many wrong codes for seat {seat}; try again in a minute", Reason.BUSY, 429,
-                             seat=seat)
         given = body.get("code")
         if given is None:
             raise WebRefusal(f"seat {seat} is played at the table: its code is shown beside it on the screen "
-                             f"(expected that 4-digit code)", Reason.NOT_YOURS, 403, seat=seat)
-        if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), code.encode()):
-            misses += 1
-            hub.misses[seat] = (0, now + CODE_LOCK_SECONDS) if misses >= CODE_TRIES else (misses, 0.0)
-            raise WebRefusal(f"code {str(given)[:8]!r} is not seat {seat}'s (expected the 4 digits shown beside "
+                             f"(expected that 6-digit code)", Reason.NOT_YOURS, 403, seat=seat)
+        if not isinstance(given, str) or not given.strip().isascii() or \
+                not hmac.compare_digest(given.strip().encode(), code.encode()):
+            backoff.miss(client)
+            raise WebRefusal(f"code {str(given)[:8]!r} is not seat {seat}'s (expected the 6 digits shown beside "
                              f"seat {seat} on the screen)", Reason.NOT_YOURS, 403, seat=seat)
-        hub.misses.pop(seat, None)
+        backoff.hit(client)
+
+    def unchanged(seat: int, text: str) -> bool:
+        """True when a rename gives seat ``seat`` the name it has (case, accents and spaces aside); a rename
+        sooner than RENAME_SECONDS after the last one is refused."""
+        seats = hub.view.get("seats") or []
+        now_name = seats[seat - 1].get("name", "") if seat <= len(seats) else ""
+        if folded(text.split(":", 1)[1]) == folded(str(now_name)):
+            return True
+        now = asyncio.get_running_loop().time()
+        since = now - hub.renamed.get(seat, -RENAME_SECONDS)
+        if since < RENAME_SECONDS:
+            raise WebRefusal(f"seat {seat} was renamed {since:.1f} s ago (expected at most one rename every "
+                             f"{RENAME_SECONDS:g} s)", Reason.BUSY, 429, seat=seat)
+        hub.renamed[seat] = now
+        return False
 
     async def claim(request: Request) -> Response:
         try:
             body = await body_of(request)
+            client = request.client.host if request.client else "?"
+            slowed(client)
+            joined(body, client)
             seat, text = name_text(body, hub.view, key_of(body), hub.claims, hub.pending_seats)
             fresh = seat not in hub.claims
             if fresh:
-                consent(body, seat)
+                consent(body, seat, client)
                 hub.pending_seats.add(seat)
+            elif unchanged(seat, text):  # nothing changes at the table: nothing journaled
+                return JSONResponse({"ok": True, "seat": seat, "token": seat_token(keys()[0], seat, hub.claims[seat])},
+                                    headers=HEADERS)
             try:
                 await send_input(text)
             finally:
@@ -269,6 +311,8 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
     routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
               Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
               Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
-    return Starlette(routes=routes, middleware=[Middleware(RequestLimit, max_body=limits.max_body,
-                                                           body_seconds=limits.body_seconds,
-                                                           max_head=limits.max_head, line=request_line)])
+    app = Starlette(routes=routes, middleware=[Middleware(RequestLimit, max_body=limits.max_body,
+                                                          body_seconds=limits.body_seconds,
+                                                          max_head=limits.max_head, line=request_line)])
+    app.state.backoff = backoff  # for the bench and the tests: which addresses wait
+    return app

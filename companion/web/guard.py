@@ -3,7 +3,8 @@
 A phone at the table loads the page from the kiosk and sends its requests back to the same address. A page
 from anywhere else (another site open on the phone, a DNS-rebinding trick) must not drive the table, so every
 POST and every WebSocket must carry an ``Origin`` equal to ``http://<Host>`` and a ``Host`` the kiosk answers
-to (:class:`Origins`). Each client address gets a token bucket (:class:`RateLimit`).
+to (:class:`Origins`). Each client address gets a token bucket (:class:`RateLimit`) and, for wrong join and
+consent codes, an exponential back-off of its own (:class:`Backoff`): a guesser slows only itself.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ class Origins:
 
     def check_host(self, host: str | None) -> str | None:
         """None when ``host`` (the Host header) is a name of this kiosk (GET requests need only this)."""
-        if not host or split_host(host) not in self.names:
-            return f"host {host!r} is not this table (expected one of: {', '.join(sorted(self.names))})"
+        if not host or split_host(host) not in self.names:  # the kiosk's own names are never listed
+            return f"host {host[:64] if host else host!r} is not this table (expected the address on the table's screen)"
         return None
 
     def check(self, host: str | None, origin: str | None) -> str | None:
@@ -91,3 +92,39 @@ class RateLimit:
             for c in full:
                 del self._buckets[c]
         return ok
+
+
+@dataclass
+class Backoff:
+    """Wrong codes (join or consent) per client address: the first ``free`` wrong codes in a row cost nothing
+    (a typo), then after its n-th wrong code an address waits ``first * 2 ** (n - free - 1)`` seconds, at most
+    ``longest``, before another code of it is looked at. A right code clears its count; no other address is
+    ever slowed (so a seat's owner is never locked out). ``clock`` is monotonic seconds. With the defaults
+    an address has at most 16 codes looked at in 3 hours (docs/web-hardening.md)."""
+
+    free: int = 2
+    first: float = 1.0
+    longest: float = 3600.0
+    keep: int = 65536  # addresses remembered at most (those whose wait ended longest ago are forgotten first)
+    clock: Callable[[], float] = field(default=lambda: __import__("time").monotonic())
+    _misses: dict[str, tuple[int, float]] = field(default_factory=dict)  # address -> (misses, may try at)
+
+    def wait(self, address: str) -> float:
+        """Seconds ``address`` must still wait before its next code counts (0.0: it may try now)."""
+        return max(0.0, self._misses.get(address, (0, 0.0))[1] - self.clock())
+
+    def miss(self, address: str) -> float:
+        """A wrong code from ``address``: returns how long it must now wait."""
+        misses = self._misses.pop(address, (0, 0.0))[0] + 1
+        delay = 0.0 if misses <= self.free else min(self.longest, self.first * 2.0 ** min(misses - self.free - 1, 60))
+        self._misses[address] = (misses, self.clock() + delay)
+        if len(self._misses) > self.keep:
+            now = self.clock()
+            done = sorted((at, a) for a, (_, at) in self._misses.items() if at <= now)
+            for _, a in done[: len(self._misses) - self.keep] or done[:1]:
+                del self._misses[a]
+        return delay
+
+    def hit(self, address: str) -> None:
+        """A right code from ``address``: its count starts again."""
+        self._misses.pop(address, None)

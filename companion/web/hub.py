@@ -25,20 +25,27 @@ class Hub:
         self.codes: dict[int, str] = {}  # seat -> consent code, for the seats the table plays (never sent out)
         self.identity: str | None = None  # the journal's identity; tokens are bound to it
         self.earlier: list[str | None] = []  # identities this kiosk carried the same game from (newest last)
-        self.misses: dict[int, tuple[int, float]] = {}  # seat -> (wrong consent codes in a row, locked until)
+        self.join: str | None = None  # the table's join code (never sent out)
+        self.earlier_joins: list[str] = []  # the same game's codes under the identities in ``earlier``
+        self.renamed: dict[int, float] = {}  # seat -> when a phone last renamed it (loop time)
         self._waiting: dict[int, asyncio.Future[tuple[bool, str]]] = {}
         self._changed: set[asyncio.Event] = set()
 
     # ----- called on the loop, from the kiosk thread via call_soon_threadsafe ---------------------------
     def publish(self, view: dict[str, Any], claims: dict[int, int], codes: dict[int, str] | None = None,
-                identity: str | None = None) -> None:
+                identity: str | None = None, join: str | None = None) -> None:
         """A new view of the table: every connected phone is woken to send it. ``codes`` are the consent codes
         of the seats that need one; ``identity`` the journal's (a new one within this process is the same
-        game written to a fresh journal, so tokens of the one before still count)."""
+        game written to a fresh journal, so tokens and the join code of the one before still count); ``join``
+        the join code every claim must carry (None: no claim is taken)."""
         if identity != self.identity and self.version:
             self.earlier = [*self.earlier, self.identity][-3:]
+            self.earlier_joins = [*self.earlier_joins, *([self.join] if self.join else [])][-3:]
+        elif join != self.join:
+            self.earlier_joins = []  # a new game: its code alone
         self.identity = identity
         self.codes = dict(codes or {})
+        self.join = join
         self.version += 1
         self.view, self.claims = view, claims
         self.text = json.dumps({"version": self.version, **view}, separators=(",", ":"))

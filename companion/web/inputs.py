@@ -15,6 +15,7 @@ from companion.rules.codes import (CardCode, Control, OpenBetCode, SeatNameCode,
                                    parse_code)
 from companion.rules.errors import Reason, RefusedError
 from companion.rules.mascots import MASCOTS
+from companion.web.names import name_refusal
 from companion.web.seats import token_matches
 
 MASCOT_NAMES = tuple(m.value for m in MASCOTS)
@@ -60,7 +61,8 @@ def name_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, c
               pending: set[int]) -> tuple[int, str]:
     """A claim or rename: ``{"seat", "name", "token"?}`` -> (seat, ``HS-NAME-<seat>:<name>``). A free seat
     can be claimed by any phone; a claimed one only renamed by its owner. ``pending`` holds seats whose
-    claim is on its way to the table (a second phone is refused meanwhile). Raises WebRefusal."""
+    claim is on its way to the table (a second phone is refused meanwhile). The name may not be an unnamed
+    seat's, another seat's or stack accents (:func:`companion.web.names.name_refusal`). Raises WebRefusal."""
     seat = _seat(body, view)
     if view.get("phase") == "game-over":
         raise WebRefusal("the game is over: seats open again with the next game", Reason.GAME_OVER, 409)
@@ -73,8 +75,10 @@ def name_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, c
     elif seat in pending:
         raise WebRefusal(f"seat {seat} is being claimed by another phone (expected a free seat)", Reason.NOT_YOURS,
                          409, seat=seat)
-    text = f"HS-NAME-{seat}:{' '.join(name.split())}"
-    return seat, _checked(text, SeatNameCode)
+    name = " ".join(name.split())
+    if why := name_refusal(name, seat, view.get("seats") or []):
+        raise WebRefusal(why, Reason.NAME, seat=seat)
+    return seat, _checked(f"HS-NAME-{seat}:{name}", SeatNameCode)
 
 
 def leave_text(body: Mapping[str, Any], view: Mapping[str, Any], secret: bytes, claims: Mapping[int, int]) -> str:

@@ -1,14 +1,14 @@
-"""Which phone holds which seat: claims derived from the journal, and the seat tokens kept on the phones.
+"""Which phone holds which seat: the join code, the consent codes and the seat tokens kept on the phones.
 
 A phone claims a seat by naming it: the web page submits ``HS-NAME-<seat>:<name>`` with source ``web``
 (an ordinary journaled input, so it is undoable and replayed after a power cut). The claims are not stored
-anywhere else: :func:`claims_from_entries` derives them from the journal's effective inputs, so a restart,
-an undo or a replay gives the same claims as before.
+anywhere else: :class:`companion.web.seating.Seating` folds them from the journal's effective inputs, so a
+restart, an undo or a replay gives the same claims as before (the rules, the Dealer's included, are there).
 
-- a web ``HS-NAME`` for a free seat claims it; its journal entry id is the claim's ``epoch``;
-- a later web ``HS-NAME`` for that seat (only its owner may send one) renames it and keeps the claim;
-- an empty name (``HS-NAME-3:``, from the phone or typed at the kiosk) or undoing the claim frees the seat;
-- ``HS-NEW`` and ``HS-PLAYERS-n`` start a new game with every seat free.
+Every claim carries the table's join code (:func:`join_code`: 6 characters the screen shows, in its QR code's
+URL and as text; nothing the network serves reveals it): whoever can see the screen can take a seat, nobody
+else. It is made from the journal's key and the game's first entry, so a new game brings a new one and a
+restart keeps it.
 
 The phone proves its seat with a token: HMAC-SHA256 over ``"<epoch>:<seat>"`` with the journal's key
 (:func:`journal_key`: the per-kiosk secret of :func:`load_secret`, a file beside the journal, bound to the
@@ -17,7 +17,7 @@ seat is freed and claimed again; a journal moved aside, deleted or swapped has a
 token of the old one stops working although entry ids start again at 1.
 
 A seat the table itself named (``HS-NAME`` typed or scanned at the kiosk) or bets for from the bet sheet
-(:func:`table_seats`) is claimed from a phone only with its consent code (:func:`consent_code`: 4 digits shown
+(:func:`table_seats`) is claimed from a phone only with its consent code (:func:`consent_code`: 6 digits shown
 beside the seat on the screen while no phone holds it).
 """
 
@@ -31,64 +31,14 @@ import secrets
 from pathlib import Path
 from typing import Iterable
 
-from companion.rules.codes import Control, OpenBetCode, SeatNameCode, parse_code
-from companion.rules.errors import HotStreakError
+from companion.web.seating import WEB, Seating, claims_from_entries, table_seats
 
 log = logging.getLogger(__name__)
-WEB = "web"  # the journal source of inputs from a phone
-
-
-def claims_from_entries(entries: Iterable[object]) -> dict[int, int]:
-    """Claims of the current game: ``{seat (1-based): epoch (journal entry id)}`` from journal entries
-    (objects with ``id``, ``source``, ``text`` and maybe ``skipped``, oldest first: ``Controller.entries``);
-    an entry that replay skipped (it no longer applies) claims nothing."""
-    claims: dict[int, int] = {}
-    for entry, code in _codes(entries):
-        if code is None:
-            claims.clear()
-        elif isinstance(code, SeatNameCode):
-            if not code.name:
-                claims.pop(code.seat, None)
-            elif getattr(entry, "source") == WEB and code.seat not in claims:
-                claims[code.seat] = int(getattr(entry, "id"))
-    return claims
-
-
-def _codes(entries: Iterable[object]) -> Iterable[tuple[object, SeatNameCode | OpenBetCode | None]]:
-    """(entry, parsed code) of the current game's entries that count, oldest first; a new game or player count
-    yields ``(entry, None)`` (everything before it no longer counts)."""
-    for entry in entries:
-        text = getattr(entry, "text")
-        if getattr(entry, "skipped", None) or not text.startswith(("HS-", "hs-")):
-            continue
-        try:
-            code = parse_code(text)
-        except HotStreakError:
-            continue
-        if isinstance(code, Control) and code.action in ("new", "players"):
-            yield entry, None
-        elif isinstance(code, (SeatNameCode, OpenBetCode)):
-            yield entry, code
-
-
-def table_seats(entries: Iterable[object]) -> set[int]:
-    """Seats (1-based) the table itself plays in the current game: named at the kiosk (a non-web ``HS-NAME``
-    with a name, not cleared since) or with a bet from the bet sheet (a non-web ``HS-BET``). Such a seat is
-    claimed from a phone only with its :func:`consent_code`. ``entries`` as for :func:`claims_from_entries`."""
-    named: set[int] = set()
-    betting: set[int] = set()
-    for entry, code in _codes(entries):
-        if code is None:
-            named.clear()
-            betting.clear()
-        elif isinstance(code, SeatNameCode):
-            if not code.name:
-                named.discard(code.seat)
-            elif getattr(entry, "source") != WEB:
-                named.add(code.seat)
-        elif getattr(entry, "source") != WEB:
-            betting.add(code.seat)
-    return named | betting
+__all__ = ["WEB", "claims_from_entries", "consent_code", "join_code", "journal_key", "load_secret", "read_secret",
+           "seat_codes", "seat_token", "table_seats", "token_matches"]
+JOIN_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read off a screen across the table
+JOIN_LENGTH = 6
+CONSENT_DIGITS = 6  # docs/web-hardening.md: the chance of guessing one in an evening stays under 0.1%
 
 
 def journal_key(secret: bytes, identity: str | None) -> bytes:
@@ -98,21 +48,48 @@ def journal_key(secret: bytes, identity: str | None) -> bytes:
 
 
 def consent_code(key: bytes, seat: int, start: int) -> str:
-    """The 4-digit code that claims ``seat`` of the game started at journal entry ``start`` (the id of the
+    """The 6-digit code that claims ``seat`` of the game started at journal entry ``start`` (the id of the
     game's first entry) from a phone; ``key`` from :func:`journal_key`. The screen shows it beside the seat."""
     digest = hmac.new(key, f"consent:{start}:{seat}".encode(), hashlib.sha256).digest()
-    return f"{int.from_bytes(digest[:8], 'big') % 10000:04d}"
+    return f"{int.from_bytes(digest[:8], 'big') % 10 ** CONSENT_DIGITS:0{CONSENT_DIGITS}d}"
+
+
+def join_code(key: bytes, start: int) -> str:
+    """The table's join code for the game started at journal entry ``start`` (0 before any game): 6 characters
+    of :data:`JOIN_ALPHABET` (about 8.9e8 codes), shown on the screen, never served to the network. A new game
+    brings a new one; a restart keeps it. ``key`` from :func:`journal_key`."""
+    number = int.from_bytes(hmac.new(key, f"join:{start}".encode(), hashlib.sha256).digest()[:8], "big")
+    chars = []
+    for _ in range(JOIN_LENGTH):
+        number, digit = divmod(number, len(JOIN_ALPHABET))
+        chars.append(JOIN_ALPHABET[digit])
+    return "".join(chars)
+
+
+def same_join(given: object, code: str) -> bool:
+    """True when ``given`` (what a phone sent) is ``code``: case, spaces and dashes ignored, constant time."""
+    if not isinstance(given, str) or not given.isascii():
+        return False
+    typed = "".join(given.split()).replace("-", "").upper()
+    return hmac.compare_digest(typed.encode(), code.encode())
+
+
+def join_link(address: str, code: str) -> str:
+    """``"http://HOST:PORT/"`` and the join code -> the URL the screen's QR code holds,
+    ``http://HOST:PORT/?join=CODE``."""
+    return f"{address.split('?', 1)[0]}?join={code}"
+
+
+def codes_of(key: bytes, seating: Seating) -> dict[int, str]:
+    """``{seat: consent code}`` of the seats that need one now: those the table plays that no phone holds."""
+    return {seat: consent_code(key, seat, seating.start)
+            for seat in sorted(seating.table_seats() - set(seating.claims))}
 
 
 def seat_codes(key: bytes, entries: Iterable[object]) -> dict[int, str]:
-    """``{seat: consent code}`` of the seats that need one now: :func:`table_seats` that no phone holds.
-    ``entries`` are the current game's (``TableView.journaled``), their first one's id the game's start."""
-    entries = list(entries)
-    if not entries:
-        return {}
-    start = int(getattr(entries[0], "id"))
-    claims = claims_from_entries(entries)
-    return {seat: consent_code(key, seat, start) for seat in sorted(table_seats(entries) - set(claims))}
+    """``{seat: consent code}`` of the seats that need one now (:func:`codes_of`) from the current game's
+    ``entries`` (``TableView.journaled``), their first one's id the game's start."""
+    return codes_of(key, Seating.of(entries))
 
 
 def seat_token(secret: bytes, seat: int, epoch: int) -> str:
@@ -126,6 +103,53 @@ def token_matches(secret: bytes, claims: dict[int, int], seat: int, token: objec
     if epoch is None or not isinstance(token, str):
         return False
     return hmac.compare_digest(seat_token(secret, seat, epoch), token)
+
+
+def table_codes(journal_path: str | Path, identity: str | None,
+                entries: Iterable[object]) -> tuple[str | None, dict[int, str]]:
+    """(join code, ``{seat: consent code}``) of the game in ``entries`` (the journal's current game) of the
+    journal at ``journal_path`` with ``identity``, as the kiosk's screen shows them; (None, {}) when the kiosk
+    never served its page (no secret beside the journal). For ``hotstreak status``: reads, never writes."""
+    secret = read_secret(journal_path)
+    if secret is None:
+        return None, {}
+    key = journal_key(secret, identity)
+    seating = Seating.of(entries)
+    return join_code(key, seating.start), codes_of(key, seating)
+
+
+def address_file(journal_path: str | Path) -> Path:
+    """Where the kiosk keeps its page's address (``http://HOST:PORT/``) for ``hotstreak status``."""
+    return Path(f"{journal_path}.web-address")
+
+
+def keep_address(journal_path: str | Path, address: str) -> None:
+    """Write ``address`` to :func:`address_file` (whole or not at all). Raises OSError."""
+    if str(journal_path) == ":memory:":
+        return
+    path = address_file(journal_path)
+    part = path.with_name(path.name + ".part")
+    part.write_text(address + "\n")
+    os.replace(part, path)
+
+
+def kept_address(journal_path: str | Path) -> str | None:
+    """The address :func:`keep_address` kept, or None (none kept, unreadable, not an http URL)."""
+    try:
+        text = address_file(journal_path).read_text(errors="replace").strip()
+    except OSError:
+        return None
+    return text if text.startswith("http://") and len(text) < 200 else None
+
+
+def read_secret(journal_path: str | Path) -> bytes | None:
+    """The kiosk's secret as :func:`load_secret` keeps it, or None when there is none yet (never makes one):
+    for commands that only read, like ``status``."""
+    try:
+        secret = bytes.fromhex(Path(f"{journal_path}.web-key").read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return secret if len(secret) >= 16 else None
 
 
 def load_secret(journal_path: str | Path) -> bytes:

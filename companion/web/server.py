@@ -15,11 +15,13 @@ import asyncio
 import logging
 import socket
 import threading
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from companion.web.gate import Gate, Limits, gated_protocols
 from companion.web.guard import Origins, RateLimit, host_names, lan_address
 from companion.web.hub import Hub
+from companion.web.seats import keep_address
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,8 @@ class WebServer:
         self.address = address
         self.origins = origins
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.kept: str | Path | None = None  # a journal path: the address is kept beside it (status reads it)
+        self._kept_address: str | None = None
         self._server: Any = None
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
@@ -82,15 +86,21 @@ class WebServer:
 
     def refresh(self) -> str:
         """The page address again, for a server on every interface whose LAN address may have changed (the
-        Wi-Fi came up after the kiosk started, a new DHCP lease). Cheap: no packet is sent."""
+        Wi-Fi came up after the kiosk started, a new DHCP lease). Cheap: no packet is sent. A new address is
+        kept beside the journal :attr:`kept` (``companion.web.seats.keep_address``)."""
         host, port = self.sock.getsockname()[:2]
-        if host not in ("0.0.0.0", "::"):
-            return self.address
-        shown = lan_address()
-        url = f"http://{shown}:{port}/"
-        if url != self.address and self.origins is not None:
-            self.origins.names.add(shown)
-            self.address = url
+        if host in ("0.0.0.0", "::"):
+            shown = lan_address()
+            url = f"http://{shown}:{port}/"
+            if url != self.address and self.origins is not None:
+                self.origins.names.add(shown)
+                self.address = url
+        if self.kept is not None and self.address != self._kept_address:
+            self._kept_address = self.address
+            try:
+                keep_address(self.kept, self.address)
+            except OSError as exc:
+                log.warning("the page's address not kept beside the journal (%s); status shows the config's", exc)
         return self.address
 
     @property

@@ -51,4 +51,6 @@ def start_web(cfg: Any, mode: str, listen: str | None, submit: Callable[[str, st
         return None
     log.info("phone page: %s", server.url)
     sink = WebSink(server.post, server.hub, language=cfg.language, on_close=server.close, secret=secret)
+    server.kept = db  # the address is kept beside the journal for `hotstreak status`
     return sink, server.refresh
+

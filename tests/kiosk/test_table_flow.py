@@ -267,10 +267,11 @@ def test_status_json_command_shows_side_bet_seats_and_variant(tmp_path):
     assert status["variant"] == "standard"
     assert status["side_bet"]["card"] == "out-of-bounds" and status["side_bet"]["answer"] is None
     assert status["side_bet"]["scanned"] is True and status["side_bet"]["question"]
-    assert status["seats"] == [
+    assert status["seats"] == [  # no phone page ever served here: no join URL, no consent codes
         {"name": "Ann", "money": 10, "tickets": [{"ticket": "mum-top", "side": "risky", "double": False}],
-         "double": None, "bet": None},
-        {"name": "Seat 2", "money": 10, "tickets": [], "double": None, "bet": None}]
+         "double": None, "bet": None, "code": None},
+        {"name": "Seat 2", "money": 10, "tickets": [], "double": None, "bet": None, "code": None}]
+    assert status["join_url"] is None
     text = hotstreak("status", "--db", str(db)).stdout
     assert "side bet HS-S05 (out-of-bounds, scanned)" in text and "Ann: $10, mum-top risky" in text
 

@@ -8,6 +8,7 @@ from companion.lights.render import (AMBER, DEFAULT_COLOURS, FALLEN_ON, FALLEN_P
                                      PULSE_LEVEL, PULSE_PERIOD, RED, STAR_MARKER, WHITE, Effects, render_lanes)
 from companion.rules import Mascot, Race
 from companion.lights.lanemap import LaneMap
+from companion.motion import SLIDE_SECONDS, reached
 from hardware.leds import MockStrip, scale
 
 G, H, D, M = (DEFAULT_COLOURS[m] for m in (Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM))
@@ -233,12 +234,14 @@ def test_the_mascot_that_moved_pulses_from_where_to_where():
     fx.trigger(events, now=0.0)
     path = [px(TWO, 2, s) for s in (3, 4, 5, 6)]
     heads = []
-    for k in range(4):  # the light runs 3 -> 4 -> 5 (-> 6, where Hurley stands) within one period, then again
-        frame = render(race, fx, (k + 0.5) * PULSE_PERIOD / 4, TWO)
+    for k in range(4):  # the light runs 3 -> 4 -> 5 (-> 6, where Hurley stands) as the screen's Hurley slides
+        frame = render(race, fx, reached(k / 3), TWO)   # the screen's Hurley is over space 3 + k
         heads.append([s for s, pixels in zip((3, 4, 5, 6), path) if dim(H) in [frame[p] for p in pixels]])
         assert all(frame[p] == H for p in path[3])  # Hurley itself stands on 6 all along
     assert heads == [[3], [4], [5], []]
-    again = render(race, fx, PULSE_PERIOD + 0.5 * PULSE_PERIOD / 4, TWO)
+    rest = render(race, fx, (SLIDE_SECONDS + PULSE_PERIOD) / 2, TWO)   # the run is over: the path is dark
+    assert all(rest[p] == OFF for pixels in path[:3] for p in pixels)
+    again = render(race, fx, PULSE_PERIOD + 0.01, TWO)                  # then it runs again
     assert dim(H) in [again[p] for p in path[0]]
     other = render(race, fx, 0.1, TWO)
     assert all(other[p] == OFF for p in px(TWO, 1, 4))  # nothing in the other lanes
@@ -291,7 +294,7 @@ def test_a_move_then_a_swerve_of_one_card_is_one_path():
     fx.trigger(events, now=0.0)
     moves = fx.active(0.0)
     assert [e.path for e in moves] == [((1, 3), (1, 4), (1, 5), (1, 6), (2, 6))]
-    frame = render(race, fx, (3 + 0.5) * PULSE_PERIOD / 5, TWO)  # the 4th of 5 steps: lane 1 space 6
+    frame = render(race, fx, reached(3 / 4), TWO)  # the screen's Gobbler on the 4th of 5 steps: lane 1 space 6
     assert dim(G) in [frame[p] for p in px(TWO, 1, 6)]
 
 

@@ -129,7 +129,11 @@ def test_a_moment_is_drawn_for_its_seconds_and_taken_down_on_time():
     shown = [(showing(model.moments, model.moment_at, now), now - t) for model, now in display.drawn[1:]]
     assert shown[0][0].kind == "fall" and shown[0][1] == 0.0
     assert shown[-1][0] is None and SECONDS["fall"] <= shown[-1][1] < SECONDS["fall"] + 0.05  # drawn away on time
-    assert len(shown) == 2  # once with the moment, once without: nothing in between
+    # Hurley tips over in the first TIP_SECONDS (companion.screen.motion); after that the moment stands still:
+    # drawn once more when it is taken down, nothing in between
+    from companion.motion import TIP_SECONDS
+    still = [(moment, at) for moment, at in shown if at > TIP_SECONDS + 0.05]
+    assert len(still) == 1 and still[0][0] is None
 
 
 def test_the_next_card_takes_the_moment_down_at_once():
@@ -155,7 +159,16 @@ def test_the_race_end_screen_comes_before_the_payouts():
     assert "winner" in [m.kind for m in queue]
     run(sink, controller.view, t, length(queue) + 0.5)
     screens = [(model.screen, now - t) for model, now in display.drawn if now >= t]
-    assert [s for s, _ in screens] == ["race"] * len(queue) + ["payouts"]  # each moment drawn once, then payouts
+    assert [s for s, _ in screens] == ["race"] * (len(screens) - 1) + ["payouts"]
+    # after the card's moves have played (companion.screen.motion), each later moment is drawn once, then payouts;
+    # only the podium's steps rising at the winner's moment take frames in between (companion.screen.podium_scene)
+    from companion.motion import SLIDE_SECONDS, TIP_SECONDS
+    from companion.screen.podium_scene import PODIUM_SECONDS
+    winner = t + sum(m.seconds for m in queue[:[m.kind for m in queue].index("winner")])
+    rising = [at for _, at in screens if winner - t < at <= winner - t + PODIUM_SECONDS + 1.5 / 30]
+    assert len(rising) >= PODIUM_SECONDS * 30 * 0.9
+    still = [at for _, at in screens if at > SLIDE_SECONDS + TIP_SECONDS and at not in rising]
+    assert len(still) == len(queue)
     assert length(queue) <= screens[-1][1] < length(queue) + 0.05  # on time, on the fake clock
     last_race = [model for model, _ in display.drawn if model.screen == "race"][-1]
     assert last_race.table_phase == "payouts" and dict(last_race.podium)["hurley"] == 1

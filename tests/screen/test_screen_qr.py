@@ -48,3 +48,11 @@ def test_no_code_while_racing_or_without_an_address(screen):
 def test_qr_rows_have_the_quiet_zone():
     rows = qr_rows(URL)
     assert len(rows) == len(rows[0]) and not any(rows[0]) and not any(r[0] for r in rows)
+
+
+@pytest.mark.parametrize("lang, words", [("en", "code"), ("nl", "toegang"), ("es", "código")])
+def test_the_join_code_is_written_under_the_qr_code(lang, words):
+    from types import SimpleNamespace
+    from companion.screen.qr import _address
+    assert _address(SimpleNamespace(lang=lang), URL + "?join=K7M2QX") == f"192.168.1.20:8080 · {words} K7M2QX"
+    assert _address(SimpleNamespace(lang=lang), URL) == "192.168.1.20:8080"

@@ -23,8 +23,19 @@ pytestmark = pytest.mark.slow  # every test here serves the real page and stops 
 STANDARD_GAME = ("HS-NEW", "HS-PLAYERS-3", "HS-GO")  # no face-up cards scanned: straight to betting
 
 
-def post(table: LiveTable, path: str, body, *, origin: str | None = "same", host: str | None = None):
-    """POST JSON like the page does; returns (status, answer)."""
+def join_of(table: LiveTable) -> str:
+    """The join code the kiosk's screen shows (in its QR code's URL, ``...?join=CODE``)."""
+    url = table.controller.view.join_url or ""
+    assert "?join=" in url, f"no join code in the screen's address {url!r}"
+    return url.split("?join=", 1)[1]
+
+
+def post(table: LiveTable, path: str, body, *, origin: str | None = "same", host: str | None = None,
+         join: bool = True):
+    """POST JSON like the page does (a claim carries the join code from the screen, as after scanning its QR
+    code, unless ``join`` is False or the body has one); returns (status, answer)."""
+    if join and path.endswith("/api/claim") and isinstance(body, dict) and "join" not in body:
+        body = {**body, "join": join_of(table)}
     headers = {"Content-Type": "application/json"}
     if origin is not None:
         headers["Origin"] = table.url.rstrip("/") if origin == "same" else origin

@@ -58,6 +58,13 @@ def wait_text(browser, element_id: str, text: str) -> None:
                                        f"#{element_id} never showed {text!r}")
 
 
+def qr(table: LiveTable) -> str:
+    """The URL the screen's QR code holds (``...?join=CODE``): what a phone's camera opens."""
+    url = table.controller.view.join_url
+    assert url and "?join=" in url
+    return url
+
+
 def claim(browser, seat: int, name: str) -> None:
     from selenium.webdriver.support.ui import Select
     Select(browser.find_element("id", "join-seat")).select_by_value(str(seat))
@@ -81,7 +88,7 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         table.scan("HS-NEW", "HS-PLAYERS-4", "HS-GO")
         table.wait_idle()
         ann = phones()
-        ann.get(table.url)
+        ann.get(qr(table))
         wait_text(ann, "phase", "Seat 1 picks")
         shots(ann, "join")
         claim(ann, 1, "Ann")
@@ -101,10 +108,11 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         shots(ann, "race")
 
         bo = phones()  # a second phone: seat 1 is taken
-        bo.get(table.url)
+        bo.get(qr(table))
         wait_text(bo, "money", "Ann")
         assert not bo.find_element("css selector", "#join-seat option[value='1']").is_enabled()
-        answer = fetch(bo, "/api/claim", {"seat": 1, "name": "Mallory"})
+        assert bo.execute_script("return location.search") == ""  # the join code left the address bar
+        answer = fetch(bo, "/api/claim", {"seat": 1, "name": "Mallory", "join": qr(table).split("=")[1]})
         assert answer == {"ok": False, "error": "seat 1 is not yours (expected the phone that claimed seat 1)",
                           "reason": "not-yours", "line": "That seat isn't yours."}
         mine = ann.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat'))")
@@ -119,7 +127,7 @@ def test_the_page_reconnects_and_keeps_the_seat(phones):
         table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO")
         table.wait_idle()
         phone = phones()
-        phone.get(table.url)
+        phone.get(qr(table))
         wait_text(phone, "phase", "Speler 1 kiest")  # the kiosk language
         claim(phone, 2, "Bo")
         phone.execute_script("ws.close()")  # the phone slept and its connection died
@@ -135,7 +143,7 @@ def test_place_an_open_variant_bet_on_the_phone(phones, shots):
         table.scan("HS-NEW", "HS-PLAYERS-9", "HS-GO")
         table.wait_idle()
         phone = phones()
-        phone.get(table.url)
+        phone.get(qr(table))
         claim(phone, 3, "Cy")
         phone.find_element("css selector", "#bet-mascots button[data-mascot='dangle']").click()
         phone.find_element("css selector", "#bet-answer button[data-answer='no']").click()
@@ -168,7 +176,7 @@ def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones
         table.wait_idle()
         code = from_view(table.controller.view).seats[1].name.rsplit(" · ", 1)[1]  # beside seat 2 on the screen
         phone = phones()
-        phone.get(table.url)
+        phone.get(qr(table))
         wait_text(phone, "phase", "Speler 1 kiest")
         box = phone.find_element("id", "join-code")
         Select(phone.find_element("id", "join-seat")).select_by_value("1")
@@ -176,7 +184,7 @@ def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones
         Select(phone.find_element("id", "join-seat")).select_by_value("2")
         assert box.is_displayed() and box.get_attribute("placeholder") == "Code op het scherm"
         phone.find_element("id", "join-name").send_keys("Dora")
-        box.send_keys("0000" if code != "0000" else "1111")
+        box.send_keys("000000" if code != "000000" else "111111")
         phone.find_element("id", "join-btn").click()
         WebDriverWait(phone, WAIT).until(lambda b: b.find_element("id", "notice").is_displayed())
         assert table.controller.table.seat_name(1) == "Dora" and phone.find_element("id", "join").is_displayed()
@@ -189,6 +197,29 @@ def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones
         phone.execute_async_script("const done = arguments[arguments.length - 1];"
                                    "post('/api/leave', {seat: 2, token: 'f'.repeat(32)}).then(done);")
         wait_text(phone, "notice", "kies je plek opnieuw")
+        assert phone.execute_script("return localStorage.getItem('hotstreak-seat')") is None
+
+
+@pytest.mark.slow
+def test_a_phone_without_the_join_code_is_asked_for_it_and_the_dealer_takes_its_seat_back(phones):
+    with LiveTable() as table:
+        table.scan("HS-NEW", "HS-PLAYERS-3", "HS-GO")
+        table.wait_idle()
+        phone = phones()
+        phone.get(table.url)  # the address typed from the screen, without the code
+        wait_text(phone, "phase", "Seat 1 picks")
+        key = phone.find_element("id", "join-key")
+        assert key.is_displayed() and key.get_attribute("placeholder") == "Join code"
+        phone.find_element("id", "join-name").send_keys("Ann")
+        phone.find_element("id", "join-btn").click()
+        wait_text(phone, "notice", "Type the join code shown under the QR code on the table's screen")
+        assert table.controller.table.seat_name(0) == "Seat 1"
+        key.send_keys(qr(table).split("=")[1].lower())
+        phone.find_element("id", "join-btn").click()
+        wait_text(phone, "me-name", "Ann")
+        assert not key.is_displayed()  # kept on the phone for the rest of the game
+        table.scan("HS-NAME-1:Annabel")  # the Dealer names seat 1 at the kiosk
+        wait_text(phone, "notice", "The Dealer took your seat back at the table")
         assert phone.execute_script("return localStorage.getItem('hotstreak-seat')") is None
 
 
@@ -228,7 +259,7 @@ def test_the_pick_shows_the_stacks_the_track_is_drawn_and_every_text_reads_at_aa
         table.wait_idle()
         cy, dev = phones(), phones()
         for phone in (cy, dev):
-            phone.get(table.url)
+            phone.get(qr(table))
         claim(cy, 3, "Cy")
         claim(dev, 4, "Dev")
         wait_text(cy, "phase", "Your pick!")

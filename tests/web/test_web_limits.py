@@ -20,6 +20,7 @@ from companion.web.guard import RateLimit
 from companion.web.inputs import WebRefusal
 from companion.web.limits import json_object
 from companion.web.server import WebServer
+from tests.web.test_web import join_of
 from webtable import LiveTable
 
 WAIT = 15.0  # generous: a busy shared machine; every wait ends as soon as its event happens
@@ -218,13 +219,74 @@ def test_a_new_phone_loads_the_page_while_others_hold_every_place_but_the_reserv
         assert page(server, "127.0.0.2") == 200           # a new phone gets in
 
 
-def test_no_connection_past_the_total():
+def test_no_connection_past_the_total_when_no_address_holds_more_than_a_newcomer_would():
     with serving(http_per_address=3, total=4, reserve=0) as server, ExitStack() as held:
-        for source in ("127.0.0.3", "127.0.0.4"):
-            for _ in range(2):
-                held.enter_context(connect(server, source))
-        with connect(server, "127.0.0.2") as late:
+        for source in ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"):
+            held.enter_context(connect(server, source))
+        with connect(server, "127.0.0.2") as late:      # nobody holds 2: nobody gives way
             assert read_until_closed(late).startswith(b"HTTP/1.1 503 ")
+        assert server.gate.evicted == 0
+
+
+def test_a_new_address_gets_in_when_every_place_is_taken_and_the_heaviest_gives_way():
+    with serving(http_per_address=3, total=4, reserve=0) as server, ExitStack() as held:
+        oldest = held.enter_context(connect(server, "127.0.0.3"))
+        for source in ("127.0.0.3", "127.0.0.3", "127.0.0.4"):
+            held.enter_context(connect(server, source))
+        wait_for(lambda: server.gate.total == 4, "the server never counted the four connections")
+        assert page(server, "127.0.0.2") == 200           # a new phone loads the page at once
+        assert read_until_closed(oldest) == b""           # the heaviest address's longest-idle one gave way
+        assert server.gate.evicted == 1 and server.gate.per_address["127.0.0.3"] <= 2
+
+
+class FakeConn:
+    def __init__(self) -> None:
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
+def test_caps_leave_room_for_every_new_address_whatever_the_others_hold():
+    """The report's attack: 16 WebSockets from each of 12 addresses and 3 from each of 25 more take every
+    place; then 41 new phones come, each with its page, script, style and WebSocket."""
+    now = [0.0]
+    gate = Gate(Limits(), clock=lambda: now[0])
+    held: dict[str, list[FakeConn]] = {}
+    for k, (count, n) in enumerate([(16, 12), (3, 25)]):
+        for a in range(n):
+            for _ in range(count):
+                now[0] += 0.001
+                conn = FakeConn()
+                if gate.admit(f"10.{k}.0.{a}", "websocket", conn) is None:
+                    held.setdefault(f"10.{k}.0.{a}", []).append(conn)
+    assert gate.total == Limits().total
+    for phone in range(41):  # each loads the page, its script and style (then closes them), opens its WebSocket
+        address, pages = f"10.9.0.{phone}", [FakeConn() for _ in range(3)]
+        for conn in pages:
+            assert gate.admit(address, "http", conn) is None, f"phone {phone}'s page refused"
+            assert gate.total <= Limits().total
+        for conn in pages:
+            gate.give_back(address, "http", conn)
+        assert gate.admit(address, "websocket", FakeConn()) is None, f"phone {phone}'s WebSocket refused"
+    aborted = [c for conns in held.values() for c in conns if c.aborted]
+    assert len(aborted) == gate.evicted and gate.evicted > 0
+    assert all(gate.open[f"10.9.0.{phone}", "websocket"] == 1 for phone in range(41))  # every new phone follows
+    assert gate.total <= Limits().total and max(gate.per_address.values()) < 16
+
+
+def test_the_longest_idle_connection_of_the_heaviest_address_gives_way():
+    now = [0.0]
+    gate = Gate(Limits(total=4, reserve=0), clock=lambda: now[0])
+    a1, a2, a3, b1 = FakeConn(), FakeConn(), FakeConn(), FakeConn()
+    for address, conn in (("a", a1), ("a", a2), ("a", a3), ("b", b1)):
+        now[0] += 1.0
+        assert gate.admit(address, "http", conn) is None
+    gate.touch(a1)                                    # a1 just answered a request: a2 is now the idlest
+    assert gate.admit("c", "http", FakeConn()) is None
+    assert (a1.aborted, a2.aborted, a3.aborted, b1.aborted) == (False, True, False, False)
+    gate.give_back("a", "http", a2)                   # its close arrives later: counted once only
+    assert gate.per_address == {"a": 2, "b": 1, "c": 1}
 
 
 def test_websockets_per_address_are_capped_and_free_http_places():
@@ -291,11 +353,11 @@ def betting_table():
         table.wait_idle()
         host = table.url.split("/")[2]
         conn = http.client.HTTPConnection(host, timeout=WAIT)
-        conn.request("POST", "/api/claim", json.dumps({"seat": 1, "name": "Ann"}),
+        conn.request("POST", "/api/claim", json.dumps({"seat": 1, "name": "Ann", "join": join_of(table)}),
                      {"Origin": f"http://{host}", "Content-Type": "application/json"})
         token = json.load(conn.getresponse())["token"]
         conn.close()
-        yield table, host, token
+        yield table, host, token, join_of(table)
 
 
 def post_raw(host: str, path: str, raw: bytes) -> tuple[int, dict]:
@@ -319,7 +381,7 @@ PATHS = ("/api/claim", "/api/bet", "/api/leave")
 
 @pytest.mark.parametrize("raw", GARBAGE)
 def test_garbage_bodies_get_a_4xx_with_one_line(betting_table, raw):
-    table, host, _ = betting_table
+    table, host, _, _ = betting_table
     for path in PATHS:
         status, answer = post_raw(host, path, raw)
         assert 400 <= status < 500 or status == 200, (path, raw, status, answer)
@@ -336,9 +398,9 @@ BODIES = st.dictionaries(st.sampled_from(["seat", "name", "token", "mascot", "an
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=BODIES, path=st.sampled_from(PATHS), owner=st.booleans())
 def test_no_request_body_gives_a_5xx(betting_table, body, path, owner):
-    table, host, token = betting_table
-    if owner:
-        body = {**body, "seat": 1, "token": token}
+    table, host, token, join = betting_table
+    if owner:  # the seat's phone, with the join code (a wrong one would only slow this address down)
+        body = {**body, "seat": 1, "token": token, "join": join}
     raw = json.dumps(body, allow_nan=True).encode()
     status, answer = post_raw(host, path, raw)
     assert status < 500 or answer["error"].startswith("the table did not answer in time"), (body, status, answer)

@@ -17,6 +17,8 @@ const T = {
     bet_now: "{m} + {a}", no_bet: "No bet yet", places: ["1st", "2nd", "3rd", "4th"], you: "you",
     no_game: "Scan the number of players to start", code: "Code on the screen",
     again: "This phone no longer holds a seat: pick your seat again",
+    need_join: "Type the join code shown under the QR code on the table's screen", join_code: "Join code",
+    dealer: "The Dealer took your seat back at the table: pick a seat again",
     odds_title: "Chances 1st / 2nd / 3rd", odds_before: "before the first card", odds_after: "after card {n}",
     updating: "updating", pick_help: "Take the top ticket of a stack and scan it", stack: "Stack",
     avg: "≈ avg", right: "right", wrong: "wrong", left: "{n} left", empty: "empty", all: "All",
@@ -36,6 +38,8 @@ const T = {
     no_bet: "Nog geen inzet", places: ["1e", "2e", "3e", "4e"], you: "jij",
     no_game: "Scan het aantal spelers om te beginnen", code: "Code op het scherm",
     again: "Deze telefoon heeft geen plek meer: kies je plek opnieuw",
+    need_join: "Typ de code die onder de QR-code op het scherm van de tafel staat", join_code: "Tafelcode",
+    dealer: "De Dealer heeft je plek aan tafel teruggenomen: kies opnieuw een plek",
     odds_title: "Kansen 1e / 2e / 3e", odds_before: "voor de eerste kaart", odds_after: "na kaart {n}",
     updating: "wordt bijgewerkt", pick_help: "Pak het bovenste ticket van een stapel en scan het", stack: "Stapel",
     avg: "≈ gem.", right: "goed", wrong: "fout", left: "nog {n}", empty: "leeg", all: "Iedereen",
@@ -55,6 +59,8 @@ const T = {
     bet_now: "{m} + {a}", no_bet: "Aún sin apuesta", places: ["1º", "2º", "3º", "4º"], you: "tú",
     no_game: "Escanea el número de jugadores para empezar", code: "Código de la pantalla",
     again: "Este móvil ya no tiene sitio: elige tu sitio otra vez",
+    need_join: "Escribe el código que aparece bajo el código QR en la pantalla de la mesa", join_code: "Código de mesa",
+    dealer: "El Dealer ha recuperado tu sitio en la mesa: elige un sitio otra vez",
     odds_title: "Probabilidad 1º / 2º / 3º", odds_before: "antes de la primera carta", odds_after: "tras la carta {n}",
     updating: "actualizando", pick_help: "Coge el boleto de arriba de un montón y escanéalo", stack: "Montón",
     avg: "≈ media", right: "acierto", wrong: "fallo", left: "quedan {n}", empty: "vacío", all: "Todos",
@@ -63,6 +69,7 @@ const T = {
 };
 const MASCOTS = ["gobbler", "hurley", "dangle", "mum"];
 const KEY = "hotstreak-seat";
+const JOIN = "hotstreak-join";  // the table's join code, from the QR code's URL (?join=) or typed
 let lang = "en", view = null, ws = null, retry = 0, timer = 0, lastMessage = 0, choice = {};
 let claimedAt = 0;  // when this phone's claim was answered: a view sent before it may not show the seat claimed yet
 const CLAIM_GRACE_MS = 10000;
@@ -81,6 +88,13 @@ function t(key, args) {
 }
 function mine() { try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; } }
 function setMine(v) { v ? localStorage.setItem(KEY, JSON.stringify(v)) : localStorage.removeItem(KEY); }
+function joinCode() { return ($("join-key").hidden ? "" : $("join-key").value.trim()) || localStorage.getItem(JOIN) || ""; }
+function setJoin(code) { code ? localStorage.setItem(JOIN, code) : localStorage.removeItem(JOIN); showJoin(); }
+function showJoin() { $("join-key").hidden = !!localStorage.getItem(JOIN); }
+(function takeJoin() {  // the QR code's ?join=CODE: kept on the phone, gone from the address bar (and its history)
+  const code = new URLSearchParams(location.search).get("join");
+  if (code) { localStorage.setItem(JOIN, code.slice(0, 16)); history.replaceState(null, "", location.pathname); }
+})();
 
 // ----- connection ---------------------------------------------------------------------------------------
 function connect() {
@@ -108,7 +122,9 @@ async function post(path, body) {
   try {
     const r = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
     answer = await r.json().catch(() => ({ok: false}));
-    if (r.status === 403 && body.token && body.seat === (mine() || {}).seat && answer.reason === "not-yours") {
+    if (answer.need === "join") {  // no join code, or last game's: ask for the one on the screen
+      setJoin(null); answer.line = t("need_join");
+    } else if (r.status === 403 && body.token && body.seat === (mine() || {}).seat && answer.reason === "not-yours") {
       setMine(null); answer.line = t("again");  // a token of another journal or claim: pick the seat again
     }
   } catch (e) { answer = {ok: false, line: t("offline")}; }
@@ -127,13 +143,14 @@ $("join-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const seat = Number($("join-seat").value), name = $("join-name").value;
   const locked = view && view.seats[seat - 1] && view.seats[seat - 1].locked;
-  const a = await post("/api/claim", locked ? {seat, name, code: $("join-code").value} : {seat, name});
-  if (a.ok) { setMine({seat: a.seat, token: a.token}); claimedAt = Date.now(); $("notice").hidden = true; if (view) render(view); }
+  const join = joinCode();
+  const a = await post("/api/claim", locked ? {seat, name, join, code: $("join-code").value} : {seat, name, join});
+  if (a.ok) { setJoin(join); setMine({seat: a.seat, token: a.token}); claimedAt = Date.now(); $("notice").hidden = true; if (view) render(view); }
 });
 $("rename-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const m = mine(); if (!m) return;
-  const a = await post("/api/claim", {seat: m.seat, token: m.token, name: $("rename-name").value});
+  const a = await post("/api/claim", {seat: m.seat, token: m.token, name: $("rename-name").value, join: joinCode()});
   if (a.ok) { setMine({seat: a.seat, token: a.token}); $("me-more").open = false; }
 });
 $("leave-btn").addEventListener("click", async () => {
@@ -164,8 +181,9 @@ function render(v) {
   if (v.lang && v.lang !== lang) { lang = v.lang; document.documentElement.lang = lang; }
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
-  $("join-code").placeholder = t("code");
+  $("join-code").placeholder = t("code"); $("join-key").placeholder = t("join_code");
   $("race-no").textContent = v.players ? t("race_of", {n: v.race, m: v.races}) : "";
+  drawSeat(v);  // first: it drops a seat this phone no longer holds (the Dealer, a new game) before "Your pick!"
   let phase = t(v.phase);
   if (v.phase === "new-game") phase += " · " + t("no_game");
   if (v.whose_pick) {
@@ -173,7 +191,7 @@ function render(v) {
     phase = m && m.seat === v.whose_pick ? t("your_pick") : t("picks", {name: seatName(v, v.whose_pick)});
   }
   $("phase").textContent = phase;
-  drawSeat(v); drawPick(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
+  drawPick(v); drawRace(v); drawOdds(v); drawSide(v); drawMoney(v); drawCall(v);
   $("address").textContent = v.address || "";
 }
 function showCode() {  // a seat the table plays is claimed with the code shown beside it on the screen
@@ -181,6 +199,7 @@ function showCode() {  // a seat the table plays is claimed with the code shown 
   $("join-code").hidden = !(s && s.locked);
 }
 $("join-seat").addEventListener("change", showCode);
+showJoin();
 function seatName(v, n) { const s = v.seats[n - 1]; return s && s.named ? s.name : t("seat", {n}); }
 
 function drawSeat(v) {
@@ -188,7 +207,10 @@ function drawSeat(v) {
   const seat = m && v.seats[m.seat - 1];
   if (m && seat && seat.claimed) claimedAt = 0;  // the table shows the claim: from now on the view decides
   const fresh = claimedAt && Date.now() - claimedAt < CLAIM_GRACE_MS && seat;
-  if (m && v.players && (!seat || !seat.claimed) && !fresh) { setMine(null); m = null; }  // the claim is gone (new game, undo)
+  if (m && v.players && (!seat || !seat.claimed) && !fresh) {  // the claim is gone (the Dealer, a new game, undo)
+    if (seat && seat.taken_back) notice(t("dealer"));
+    setMine(null); m = null;
+  }
   $("me").hidden = !m || !seat;
   $("join").hidden = !!m || !v.players || v.phase === "game-over";
   if (m && seat) {
