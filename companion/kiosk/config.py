@@ -19,6 +19,7 @@ from companion.kiosk.errors import ConfigError
 from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import DataFileError
+from companion.rules.datafile import NotADataFile, read_data_text
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.track import Track, load_track
 from hardware.pins import pin_problems
@@ -355,7 +356,9 @@ def load_config(path: str | Path | None = None) -> Config:
     if path is None:
         return parse_config(DEFAULT_TOML, "defaults")
     try:
-        text = Path(path).read_text("utf-8")
+        text = read_data_text(path)  # a regular file under 1 MB: never a FIFO, a device or a folder
+    except NotADataFile as exc:
+        raise ConfigError(str(path), [str(exc)]) from None
     except OSError as exc:
         raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError as exc:

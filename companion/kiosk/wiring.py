@@ -16,6 +16,7 @@ from typing import Any, Callable, TextIO
 from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
+from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
 from companion.kiosk.service_setup import attach_service, service_key
@@ -44,6 +45,7 @@ class Kiosk:
     notifier: Notifier
     stop: threading.Event = field(default_factory=threading.Event)
     lock: Any = None  # companion.kiosk.lock.KioskLock: this kiosk's hold on its journal, let go at close
+    stopped_by: int | None = None  # the signal that ended the main loop (SIGINT: `run` exits 130)
 
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
@@ -85,7 +87,9 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     espeak-ng cache (a ``companion.voice.speech.LineRenderer``; lines are then rendered in the frame, not in
     worker threads): tests hear the lines without a sound file; ``web_limit`` replaces the phone page's rate limit
     (tests). Raises JournalError for
-    a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked)."""
+    a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked, a
+    folder this user cannot write); every setting is checked before the journal or its lock is made."""
+    check_settings(cfg, mode=mode, web=web, db=db)
     lock = take_lock(db)  # one kiosk per journal, held until Kiosk.close
     try:
         kiosk = _build(cfg, mode=mode, db=db, scanner=scanner, script=script, sleep=sleep, window=window,
@@ -97,6 +101,23 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
         raise
     kiosk.lock = lock
     return kiosk
+
+
+def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | Path) -> None:
+    """What ``build`` checks before it makes anything: the hardware mode (``mode``, ``$HOTSTREAK_HARDWARE``,
+    the config), the phone page's ``[HOST:]PORT``, the LED lane map against ``leds.count``, the journal's folder
+    (on a Pi, a read-only SD card passes: the kiosk shows the game and says "check the SD card"). Raises
+    ValueError naming a bad value, JournalError (kind ``unwritable``) for a folder this user cannot write."""
+    from companion.lights.lanemap import LaneMap
+    from companion.web.start import wanted
+    from hardware import resolve_mode
+
+    chosen = resolve_mode(mode, config=cfg.hardware)
+    wanted(cfg, chosen, web)
+    lane_map = LaneMap.from_dict(cfg.lane_map_dict(load_track(cfg.track).spaces), where="leds")
+    if cfg.led_count < lane_map.count:
+        raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
+    check_journal_folder(db, sd_card=chosen == "pi")
 
 
 def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,
@@ -269,6 +290,8 @@ def install_signal_handlers(kiosk: Kiosk) -> None:
     from hardware.leds import install_off_on_exit
 
     def handler(signum: int, frame: Any) -> None:
+        if kiosk.stopped_by is None:
+            kiosk.stopped_by = signum
         kiosk.stop.set()
 
     signal.signal(signal.SIGTERM, handler)

@@ -156,8 +156,8 @@ def parse_code(text: str) -> Code:
     if m := _PLAYERS.fullmatch(raw):
         n = int(m.group(1))
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected 2..12)", code=text,
-                                   players=n)
+            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected "
+                                   f"{MIN_PLAYERS}..{MAX_PLAYERS} players)", Reason.PLAYER_COUNT, code=text, players=n)
         return Control("players", n)
     if m := _TICKET.fullmatch(raw):
         stack = m.group(1).lower()
