@@ -25,7 +25,8 @@ def _immutable(value: Any) -> bool:
         return all(_immutable(k) and _immutable(v) for k, v in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return bool(type(value).__dataclass_params__.frozen)
-    return isinstance(value, IMMUTABLE) or isinstance(value, type) or inspect.isfunction(value)
+    return (isinstance(value, IMMUTABLE) or isinstance(value, type) or inspect.isfunction(value)
+            or inspect.isbuiltin(value))
 
 
 def _module_state(module: types.ModuleType) -> list[str]:
