@@ -81,7 +81,6 @@ def test_random_legal_race_places_all_four_consistently(order):
     assert all(s.status is not Status.RACING for s in race.state.mascots)
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_push_then_pop_restores_the_exact_state(order, data):
@@ -93,7 +92,6 @@ def test_push_then_pop_restores_the_exact_state(order, data):
     assert (replay.position(), replay.state, replay.outcome) == before
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_position_string_round_trips(order, data):
