@@ -61,7 +61,6 @@ def partly_replayed(order, data, *, before_the_end: bool = False) -> tuple[Race,
     return replay, played, k
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(race_decks)
 def test_random_legal_race_places_all_four_consistently(order):
