@@ -1,0 +1,143 @@
+"""The open variant's betting screen: the band says what is still missing, a board shows each seat's bet so
+far (its mascot, YES or NO, the double in the double race) and who still has to bet; with many seats in
+several columns, and where even those do not fit at the size class's smallest text, in pages that turn every
+``companion.screen.pages.PAGE_SECONDS`` (a mixin of the screen's Painter)."""
+
+from __future__ import annotations
+
+import math
+
+from companion import colours as C
+from companion.colours import RGB
+from companion.screen.layout import KEY_CAP, Rect
+from companion.screen.model import ScreenModel
+from companion.screen.open_bets import OpenBetView
+from companion.screen.pages import page_at
+from companion.screen.widgets import Widgets
+
+NAMED_MISSING = 3
+"""The band names the seats still to bet up to this many; more are counted."""
+
+
+class BetBoard(Widgets):
+    """Draws the open variant's bets (a mixin of the screen's Painter, through ``OtherScreens``)."""
+
+    def side_bet_title(self, model: ScreenModel, width: int) -> str | None:
+        """``SIDE BET: <QUESTION>``, the question alone in capitals, or as written (narrower), whichever first
+        fits ``width`` at a panel title's size, cased as it is to be drawn; None without a question or when
+        none fits."""
+        if not model.side_bet:
+            return None
+        for text in (f"{self.w('side_bet')}: {model.side_bet}".upper(), model.side_bet.upper(), model.side_bet):
+            if self.font(self.cap(20, "figure")).size(text)[0] <= width:
+                return text
+        return None
+
+    def bets_prompt(self, model: ScreenModel) -> str:
+        """The band's words: no bet yet (scan them, or race without), who is still to bet, or all bets in."""
+        bets = model.open_bets
+        if not any(b.started for b in bets):
+            return self.w("bets_none")
+        due = [b.name for b in bets if not b.complete]
+        if not due:
+            return self.w("bets_in")
+        if len(due) <= NAMED_MISSING:
+            return self.w("bets_missing", names=", ".join(due))
+        return self.w("bets_missing_n", n=len(due))
+
+    def _pieces(self, bet: OpenBetView) -> list[tuple[str, RGB | None]]:
+        """A seat's badges in order: (text, fill) with None for a dim word (a part still missing)."""
+        if not bet.started:
+            return [(self.w("no_bet"), None)]
+        out: list[tuple[str, RGB | None]] = []
+        if bet.mascot is not None:
+            out.append((bet.mascot.upper() + (" x2" if bet.double == "mascot" else ""), C.COLOURS[bet.mascot]))
+        else:
+            out.append((self.w("mascot_due"), None))
+        if bet.answer is not None:
+            word = self.w("yes" if bet.answer else "no") + (" x2" if bet.double == "side" else "")
+            out.append((word, C.TEXT if bet.answer else C.DIM_TEXT))
+        elif bet.need_answer:
+            out.append((self.w("answer_due"), None))
+        if bet.need_double and bet.double is None and bet.mascot is not None:
+            out.append((self.w("mark_double"), C.GOLD))
+        return out
+
+    def _cell_width(self, bet: OpenBetView, cap: float, name_w: int, u: float) -> int:
+        gap = int(12 * u)
+        width = name_w + 2 * gap
+        for text, fill in self._pieces(bet):
+            width += self.font(cap).size(text)[0] + (2 * int(cap * 0.55) if fill is not None else 0) + gap
+        return width - gap
+
+    def bet_board(self, model: ScreenModel, rect: Rect, u: float, now: float, title: str | None = None) -> bool:
+        """Each seat's bet in ``rect``: a row per seat (the name in gold while something is missing), in as few
+        columns as fit, else in pages. ``title`` replaces the panel's own ("BETS: 1 OF 3 IN"), as cased.
+        False (nothing drawn) outside the open variant's betting."""
+        bets = model.open_bets
+        if not bets:
+            return False
+        done = sum(b.complete for b in bets)
+        x, y, w, h = self.panel(rect, title or self.w("bets_title", n=done, m=len(bets)), u, upper=False)
+        floor, top_cap = self.min_cap, self.cap(KEY_CAP * 0.8)
+        gap_x = int(30 * u)
+        names = [b.name.upper() for b in bets]
+
+        def plan(cols: int, rows: int) -> tuple[float, int] | None:
+            """The capital height and name width of ``cols`` columns of ``rows`` rows, or None."""
+            col_w = (w - gap_x * (cols - 1)) // cols
+            cap = min(top_cap, h / rows / 1.7)
+            if cap < floor:
+                return None
+            while cap >= floor:
+                name_w = max(self.font(cap).size(n)[0] for n in names)
+                name_w = min(name_w, int(col_w * 0.45))
+                if all(self._cell_width(b, cap, name_w, u) <= col_w for b in bets):
+                    return cap, name_w
+                cap -= 2
+            return None
+
+        chosen = None
+        for cols in (1, 2, 3, 4):
+            rows = math.ceil(len(bets) / cols)
+            got = plan(cols, rows)
+            if got is not None:
+                chosen = (cols, rows, got)
+                break
+        pages, shown = 1, list(range(len(bets)))
+        if chosen is None:   # pages: as many rows at the smallest text as fit, in the widest columns that fit
+            rows = max(1, int(h // (floor * 1.7)))
+            for cols in (4, 3, 2, 1):
+                got = plan(cols, rows)
+                if got is not None:
+                    break
+            if got is None:
+                cols, got = 1, (floor, int(w * 0.45))
+            per = cols * rows
+            pages = math.ceil(len(bets) / per)
+            k = page_at(now, pages)
+            shown = shown[k * per:(k + 1) * per]
+            chosen = (cols, rows, got)
+            self.label(f"{k + 1}/{pages}", self.cap(20, "figure"), (x + w, y - int(8 * u)), C.DIM_TEXT,
+                       "bottomright", role="figure")
+        cols, rows, (cap, name_w) = chosen
+        col_w = (w - gap_x * (cols - 1)) // cols
+        step = h // rows
+        gap = int(12 * u)
+        for i, seat in enumerate(shown):
+            bet = bets[seat]
+            cx = x + (i // rows) * (col_w + gap_x)
+            cy = y + (i % rows) * step + step // 2
+            colour = C.TEXT if bet.complete else C.GOLD
+            self.label(self.shortened(names[seat], cap, name_w), cap, (cx, cy), colour, "midleft", max_w=name_w)
+            px = cx + name_w + 2 * gap
+            for text, fill in self._pieces(bet):
+                if fill is None:
+                    box = self.label(text, cap, (px, cy), C.DIM_TEXT, "midleft")
+                else:
+                    box = self.pill(text, cap, (px, cy), fill)
+                px = box[0] + box[2] + gap
+        return True
+
+
+__all__ = ["BetBoard", "NAMED_MISSING"]
