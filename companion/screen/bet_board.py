@@ -45,99 +45,104 @@ class BetBoard(Widgets):
             return self.w("bets_missing", names=", ".join(due))
         return self.w("bets_missing_n", n=len(due))
 
-    def _pieces(self, bet: OpenBetView) -> list[tuple[str, RGB | None]]:
-        """A seat's badges in order: (text, fill) with None for a dim word (a part still missing)."""
+    def _pieces(self, bet: OpenBetView, short: bool = False) -> list[tuple[str, RGB | None]]:
+        """A seat's badges in order: (text, fill) with None for a dim word (a part still missing); ``short``:
+        the missing parts in fewer words."""
         if not bet.started:
             return [(self.w("no_bet"), None)]
         out: list[tuple[str, RGB | None]] = []
         if bet.mascot is not None:
             out.append((bet.mascot.upper() + (" x2" if bet.double == "mascot" else ""), C.COLOURS[bet.mascot]))
         else:
-            out.append((self.w("mascot_due"), None))
+            out.append((self.w("mascot_due_short" if short else "mascot_due"), None))
         if bet.answer is not None:
             word = self.w("yes" if bet.answer else "no") + (" x2" if bet.double == "side" else "")
             out.append((word, C.TEXT if bet.answer else C.DIM_TEXT))
         elif bet.need_answer:
-            out.append((self.w("answer_due"), None))
+            out.append((self.w("answer_due_short" if short else "answer_due"), None))
         if bet.need_double and bet.double is None and bet.mascot is not None:
-            out.append((self.w("mark_double"), C.GOLD))
+            out.append((self.w("double_due_short" if short else "mark_double"), C.GOLD))
         return out
 
-    def _cell_width(self, bet: OpenBetView, cap: float, name_w: int, u: float) -> int:
+    def _cell_width(self, bet: OpenBetView, cap: float, name_w: int, u: float, short: bool) -> int:
         gap = int(12 * u)
         width = name_w + 2 * gap
-        for text, fill in self._pieces(bet):
+        for text, fill in self._pieces(bet, short):
             width += self.font(cap).size(text)[0] + (2 * int(cap * 0.55) if fill is not None else 0) + gap
         return width - gap
 
     def bet_board(self, model: ScreenModel, rect: Rect, u: float, now: float, title: str | None = None) -> bool:
         """Each seat's bet in ``rect``: a row per seat (the name in gold while something is missing), in as few
-        columns as fit, else in pages. ``title`` replaces the panel's own ("BETS: 1 OF 3 IN"), as cased.
-        False (nothing drawn) outside the open variant's betting."""
+        columns as fit, else in pages (``1/2`` at the title's right). ``title`` replaces the panel's own
+        ("BETS: 1 OF 3 IN"), as cased, where it leaves room for the page mark. False (nothing drawn) outside
+        the open variant's betting."""
         bets = model.open_bets
         if not bets:
             return False
-        done = sum(b.complete for b in bets)
-        x, y, w, h = self.panel(rect, title or self.w("bets_title", n=done, m=len(bets)), u, upper=False)
-        floor, top_cap = self.min_cap, self.cap(KEY_CAP * 0.8)
-        gap_x = int(30 * u)
-        names = [b.name.upper() for b in bets]
-
-        def plan(cols: int, rows: int) -> tuple[float, int] | None:
-            """The capital height and name width of ``cols`` columns of ``rows`` rows, or None."""
-            col_w = (w - gap_x * (cols - 1)) // cols
-            cap = min(top_cap, h / rows / 1.7)
-            if cap < floor:
-                return None
-            while cap >= floor:
-                name_w = max(self.font(cap).size(n)[0] for n in names)
-                name_w = min(name_w, int(col_w * 0.45))
-                if all(self._cell_width(b, cap, name_w, u) <= col_w for b in bets):
-                    return cap, name_w
-                cap -= 2
-            return None
-
-        chosen = None
-        for cols in (1, 2, 3, 4):
-            rows = math.ceil(len(bets) / cols)
-            got = plan(cols, rows)
-            if got is not None:
-                chosen = (cols, rows, got)
-                break
-        pages, shown = 1, list(range(len(bets)))
-        if chosen is None:   # pages: as many rows at the smallest text as fit, in the widest columns that fit
-            rows = max(1, int(h // (floor * 1.7)))
-            for cols in (4, 3, 2, 1):
-                got = plan(cols, rows)
-                if got is not None:
-                    break
-            if got is None:
-                cols, got = 1, (floor, int(w * 0.45))
-            per = cols * rows
-            pages = math.ceil(len(bets) / per)
-            k = page_at(now, pages)
-            shown = shown[k * per:(k + 1) * per]
-            chosen = (cols, rows, got)
-            self.label(f"{k + 1}/{pages}", self.cap(20, "figure"), (x + w, y - int(8 * u)), C.DIM_TEXT,
-                       "bottomright", role="figure")
-        cols, rows, (cap, name_w) = chosen
-        col_w = (w - gap_x * (cols - 1)) // cols
-        step = h // rows
-        gap = int(12 * u)
-        for i, seat in enumerate(shown):
-            bet = bets[seat]
-            cx = x + (i // rows) * (col_w + gap_x)
+        own = self.w("bets_title", n=sum(b.complete for b in bets), m=len(bets))
+        saved, self.boxes = self.boxes, None   # the panel's inner rect only: the real one is drawn over it
+        inner = self.panel(rect, title or own, u, upper=False)
+        self.boxes = saved
+        cols, rows, cap, name_w, pages, short = self._board_plan(bets, inner, u)
+        mark_cap = self.cap(20, "figure")
+        mark = f"{page_at(now, pages) + 1}/{pages}" if pages > 1 else ""
+        if mark and title and self.font(mark_cap).size(f"{title}   {mark}")[0] > inner[2]:
+            title = None   # the question does not leave room for the page mark: the board's own title
+        x, y, w, h = self.panel(rect, title or own, u, upper=False)
+        if mark:
+            self.label(mark, mark_cap, (x + w, y - int(8 * u)), C.DIM_TEXT, "bottomright", role="figure")
+        per = cols * rows
+        first = page_at(now, pages) * per
+        col_w = (w - int(30 * u) * (cols - 1)) // cols
+        step, gap = h // rows, int(12 * u)
+        for i, bet in enumerate(bets[first:first + per]):
+            cx = x + (i // rows) * (col_w + int(30 * u))
             cy = y + (i % rows) * step + step // 2
             colour = C.TEXT if bet.complete else C.GOLD
-            self.label(self.shortened(names[seat], cap, name_w), cap, (cx, cy), colour, "midleft", max_w=name_w)
+            self.label(self.shortened(bet.name.upper(), cap, name_w), cap, (cx, cy), colour, "midleft",
+                       max_w=name_w)
             px = cx + name_w + 2 * gap
-            for text, fill in self._pieces(bet):
+            for text, fill in self._pieces(bet, short):
                 if fill is None:
                     box = self.label(text, cap, (px, cy), C.DIM_TEXT, "midleft")
                 else:
                     box = self.pill(text, cap, (px, cy), fill)
                 px = box[0] + box[2] + gap
         return True
+
+    def _board_plan(self, bets: tuple[OpenBetView, ...], inner: Rect, u: float
+                    ) -> tuple[int, int, float, int, int, bool]:
+        """How the board fits ``inner``: (columns, rows per column, capital height, name width, pages, short
+        words). As few columns as fit every seat at the size class's smallest text or more (the missing parts
+        in full words first, then in short ones); else pages of as many rows as fit at that text, in the most
+        columns that fit."""
+        _, _, w, h = inner
+        floor, top_cap, gap_x = self.min_cap, self.cap(KEY_CAP * 0.8), int(30 * u)
+        names = [b.name.upper() for b in bets]
+
+        def fit(cols: int, rows: int) -> tuple[float, int, bool] | None:
+            """The capital height, name width and short words of ``cols`` columns of ``rows`` rows, or None."""
+            col_w = (w - gap_x * (cols - 1)) // cols
+            for short in (False, True):
+                cap = min(top_cap, h / rows / 1.7)
+                while cap >= floor:
+                    name_w = min(max(self.font(cap).size(n)[0] for n in names), int(col_w * 0.45))
+                    if all(self._cell_width(b, cap, name_w, u, short) <= col_w for b in bets):
+                        return cap, name_w, short
+                    cap -= 2
+            return None
+
+        for cols in (1, 2, 3, 4):
+            rows = math.ceil(len(bets) / cols)
+            got = fit(cols, rows)
+            if got is not None:
+                return cols, rows, got[0], got[1], 1, got[2]
+        rows = max(1, int(h // (floor * 1.7)))
+        for cols in (4, 3, 2, 1):
+            got = fit(cols, rows)
+            if got is not None:
+                return cols, rows, got[0], got[1], math.ceil(len(bets) / (cols * rows)), got[2]
+        return 1, rows, floor, int(w * 0.45), math.ceil(len(bets) / rows), True
 
 
 __all__ = ["BetBoard", "NAMED_MISSING"]

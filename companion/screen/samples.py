@@ -164,6 +164,29 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     return model
 
 
+SAMPLE_OPEN_BETS = ("HS-BET-1-DANGLE", "HS-BET-1-YES", "HS-BET-2-MUM", "HS-BET-3-NO", "HS-BET-4-GOBBLER",
+                    "HS-BET-4-NO", "HS-BET-6-HURLEY", "HS-BET-7-YES", "HS-BET-7-MUM")
+"""The open variant's sample bets (seats 1, 4 and 7 complete; 2, 3 and 6 half; the rest none yet)."""
+
+
+def sample_open_betting(players: int = 3, language: str = "en") -> ScreenModel:
+    """The open variant's betting screen of race 1 with ``players`` seats (2-12; the first four named),
+    after those of :data:`SAMPLE_OPEN_BETS` that name a seat at the table."""
+    from companion.rules.table import Table, realise
+    from companion.screen.table_model import from_table
+    import random
+    table, rng = Table(), random.Random(2026)
+    for text in ("HS-NEW", f"HS-PLAYERS-{players}", "HS-OPEN", "HS-GO",
+                 *(b for b in SAMPLE_OPEN_BETS if int(b.split("-")[2]) <= players)):
+        if text == "HS-OPEN" and table.game is not None and table.game.variant.value == "open":
+            continue   # 9 or more players play the open variant from the start
+        table.apply(text, realise(text, rng))
+        if text.startswith("HS-PLAYERS-"):
+            for seat, name in enumerate(SAMPLE_NAMES[:players], 1):
+                table.apply(f"HS-NAME-{seat}:{name}")
+    return from_table(table, language=language)
+
+
 @functools.lru_cache(maxsize=32)
 def race_odds(cards: tuple[str, ...]) -> Mapping[str, tuple[float, ...]] | None:
     """The odds of each paid place for the sample race after ``cards`` (the real estimator, a few thousand
@@ -177,5 +200,5 @@ def race_odds(cards: tuple[str, ...]) -> Mapping[str, tuple[float, ...]] | None:
         return None
 
 
-__all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_moment", "sample_race",
-           "sample_table"]
+__all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "SAMPLE_OPEN_BETS", "sample_model", "sample_moment",
+           "sample_open_betting", "sample_race", "sample_table"]
