@@ -1,0 +1,108 @@
+"""The open variant's betting screen: each seat's bet so far and who is still to bet, from real scans."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from companion.rules.table import Table, realise
+from companion.screen.draw import Painter
+from companion.screen.model import ScreenModel, replace
+from companion.screen.open_bets import OpenBetView
+from companion.screen.pages import PAGE_SECONDS
+from companion.screen.samples import sample_open_betting
+from companion.screen.table_model import from_table
+
+
+def open_table(players: int, *bets: str) -> Table:
+    table, rng = Table(), random.Random(5)
+    for text in ("HS-NEW", f"HS-PLAYERS-{players}", "HS-OPEN", "HS-GO", *bets):
+        table.apply(text, realise(text, rng))
+    return table
+
+
+def drawn(model: ScreenModel, size: tuple[int, int] = (1280, 720), now: float = 0.0) -> list[str]:
+    painter = Painter(pygame.Surface(size))
+    painter.draw(model, now)
+    return painter.drawn_texts
+
+
+def test_after_one_bet_the_screen_shows_it_and_who_is_still_to_bet_not_the_draft():
+    table = open_table(3, "HS-BET-2-MUM")
+    model = from_table(table)
+    assert model.screen == "betting"
+    assert [(b.name, b.mascot, b.answer) for b in model.open_bets] == [
+        ("Seat 1", None, None), ("Seat 2", "mum", None), ("Seat 3", None, None)]
+    texts = drawn(model)
+    assert "MUM" in texts and texts.count("NO BET YET") == 2 and "YES OR NO?" in texts
+    assert "STILL TO BET: SEAT 1, SEAT 2, SEAT 3" in texts
+    assert "DRAFT DONE: PRESS GO" not in texts and not any(t.startswith("TICKET") for t in texts)
+
+
+def test_when_every_seat_has_bet_the_band_says_press_go_and_go_starts_the_race():
+    table = open_table(3, "HS-BET-1-DANGLE", "HS-BET-1-YES", "HS-BET-2-MUM", "HS-BET-2-NO", "HS-BET-3-MUM")
+    texts = drawn(from_table(table))
+    assert "2 OF 3" in " ".join(texts) and "STILL TO BET: SEAT 3" in texts
+    table.apply("HS-BET-3-YES")
+    model = from_table(table)
+    assert all(b.complete for b in model.open_bets)
+    texts = drawn(model)
+    assert "ALL BETS IN: PRESS GO" in texts and ["DANGLE", "YES", "MUM", "NO", "MUM", "YES"] == [
+        t for t in texts if t in ("DANGLE", "MUM", "YES", "NO")]
+    table.apply("HS-GO")
+    assert table.phase == "racing"
+
+
+def test_before_any_bet_the_band_says_to_scan_them_or_race_without():
+    texts = drawn(from_table(open_table(4)))
+    assert "SCAN EACH SEAT'S BET, OR PRESS GO TO RACE WITHOUT BETS" in texts
+
+
+@pytest.mark.parametrize("lang, words", [("nl", ("NOG INZETTEN: SPELER 1", "NOG NIETS INGEZET")),
+                                         ("es", ("FALTAN POR APOSTAR: JUGADOR 1", "SIN APUESTA AÚN"))])
+def test_the_open_bets_speak_the_tables_language(lang, words):
+    texts = drawn(from_table(open_table(2, "HS-BET-2-MUM", "HS-BET-2-YES"), language=lang))
+    prompt, nobet = words
+    assert any(t.startswith(prompt) for t in texts) and nobet in texts
+
+
+def test_in_the_double_race_the_doubled_bet_says_x2_and_a_seat_without_one_is_still_to_bet():
+    bets = (OpenBetView("Ann", "mum", True, "mascot", need_answer=True, need_double=True),
+            OpenBetView("Bram", "hurley", False, None, need_answer=True, need_double=True),
+            OpenBetView("Carmen", "dangle", True, "side", need_answer=True, need_double=True))
+    model = ScreenModel(screen="betting", race_no=3, open_bets=bets)
+    texts = drawn(model)
+    assert "MUM x2" in texts and "YES x2" in texts and "MARK A DOUBLE" in texts
+    assert "STILL TO BET: BRAM" in texts
+
+
+def test_twelve_seats_fit_at_once_at_720p_and_turn_pages_on_the_7_inch_panel():
+    model = sample_open_betting(12)
+    names = [b.name.upper() for b in model.open_bets]
+    at_once = drawn(model, (1280, 720))
+    assert all(n in at_once for n in names) and "1/2" not in at_once
+    first, second = drawn(model, (800, 480), 0.0), drawn(model, (800, 480), PAGE_SECONDS)
+    assert "1/2" in first and "2/2" in second
+    shown = [[n for n in names if n in page] for page in (first, second)]
+    assert shown[0] and shown[1] and not set(shown[0]) & set(shown[1])
+    assert sorted(shown[0] + shown[1]) == sorted(names)
+
+
+def test_a_long_name_is_shortened_never_drawn_over_the_bet():
+    model = sample_open_betting(3)
+    long = replace(model, open_bets=(dataclasses.replace(model.open_bets[0], name="Maximiliano Bartholomew"),
+                                     *model.open_bets[1:]))
+    painter = Painter(pygame.Surface((800, 480)))
+    painter.boxes = []
+    painter.draw(long, 0.0)
+    name = next(b for b in painter.boxes if b.text.startswith("MAXIMILIANO"))
+    bet = next(b for b in painter.boxes if b.text == "DANGLE")
+    assert name.rect[0] + name.rect[2] < bet.rect[0]
