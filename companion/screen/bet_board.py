@@ -61,7 +61,7 @@ class BetBoard(Widgets):
         elif bet.need_answer:
             out.append((self.w("answer_due_short" if short else "answer_due"), None))
         if bet.need_double and bet.double is None and bet.mascot is not None:
-            out.append((self.w("double_due_short" if short else "mark_double"), C.GOLD))
+            out.append((self.w("double_mark_short" if short else "mark_double"), C.GOLD))
         return out
 
     def _cell_width(self, bet: OpenBetView, cap: float, name_w: int, u: float, short: bool) -> int:

@@ -74,7 +74,7 @@ WORDS: dict[str, dict[str, str]] = {
         "bets_missing": "Still to bet: {names}", "bets_missing_n": "{n} seats still to bet",
         "bets_in": "All bets in: press GO", "no_bet": "No bet yet",
         "answer_due": "Yes or no?", "mascot_due": "Which mascot?",
-        "mascot_due_short": "Mascot?", "answer_due_short": "Yes/no?", "double_due_short": "Double?",
+        "mascot_due_short": "Mascot?", "answer_due_short": "Yes/no?", "double_mark_short": "Double?",
     },
     "nl": {
         "after_card": "Na kaart {n}", "after_pass_card": "Na ronde {p} kaart {n}", "before_start": "Voor de start", "if_ended_now": "Als het nu eindigde", "now": "Nu",
@@ -140,7 +140,7 @@ WORDS: dict[str, dict[str, str]] = {
         "bets_missing": "Nog inzetten: {names}", "bets_missing_n": "Nog {n} spelers moeten inzetten",
         "bets_in": "Alles ingezet: druk op GO", "no_bet": "Nog niets ingezet",
         "answer_due": "Ja of nee?", "mascot_due": "Welke mascotte?",
-        "mascot_due_short": "Mascotte?", "answer_due_short": "Ja/nee?", "double_due_short": "Dubbel?",
+        "mascot_due_short": "Mascotte?", "answer_due_short": "Ja/nee?", "double_mark_short": "Dubbel?",
     },
     "es": {
         "after_card": "Tras la carta {n}", "after_pass_card": "Tras ronda {p} carta {n}", "before_start": "Antes de salir", "if_ended_now": "Si acabara ahora", "now": "Ahora",
@@ -208,7 +208,7 @@ WORDS: dict[str, dict[str, str]] = {
         "bets_missing": "Faltan por apostar: {names}", "bets_missing_n": "Faltan {n} jugadores por apostar",
         "bets_in": "Apuestas hechas: pulsa GO", "no_bet": "Sin apuesta aún",
         "answer_due": "¿Sí o no?", "mascot_due": "¿Qué mascota?",
-        "mascot_due_short": "¿Mascota?", "answer_due_short": "¿Sí/no?", "double_due_short": "¿Doble?",
+        "mascot_due_short": "¿Mascota?", "answer_due_short": "¿Sí/no?", "double_mark_short": "¿Doble?",
     },
 }
 
