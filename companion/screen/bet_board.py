@@ -69,10 +69,13 @@ class BetBoard(Widgets):
         width = name_w + 2 * gap
         for text, fill in self._pieces(bet, short):
             width += self.font(cap).size(text)[0] + (2 * int(cap * 0.55) if fill is not None else 0) + gap
+        if bet.money is not None:   # the money at the cell's right end
+            width += self.font(cap).size(f"${bet.money}")[0] + 2 * gap
         return width - gap
 
     def bet_board(self, model: ScreenModel, rect: Rect, u: float, now: float, title: str | None = None) -> bool:
-        """Each seat's bet in ``rect``: a row per seat (the name in gold while something is missing), in as few
+        """Each seat's bet in ``rect``: a row per seat (the name in gold while something is missing, the money at
+        the right), in as few
         columns as fit, else in pages (``1/2`` at the title's right). ``title`` replaces the panel's own
         ("BETS: 1 OF 3 IN"), as cased, where it leaves room for the page mark. False (nothing drawn) outside
         the open variant's betting."""
@@ -101,6 +104,8 @@ class BetBoard(Widgets):
             colour = C.TEXT if bet.complete else C.GOLD
             self.label(self.shortened(bet.name.upper(), cap, name_w), cap, (cx, cy), colour, "midleft",
                        max_w=name_w)
+            if bet.money is not None:
+                self.label(f"${bet.money}", cap, (cx + col_w, cy), C.GOLD, "midright")
             px = cx + name_w + 2 * gap
             for text, fill in self._pieces(bet, short):
                 if fill is None:

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 class OpenBetView:
     """One seat's open bet: its ``name`` as shown, the ``mascot`` named (lower-case, None: not yet), the YES/NO
     ``answer`` (True YES, False NO, None: not yet), the circled ``double`` (``"mascot"`` | ``"side"`` | None);
-    ``need_answer`` when the race has a side bet, ``need_double`` in the double race (race 3)."""
+    ``need_answer`` when the race has a side bet, ``need_double`` in the double race (race 3); ``money`` the
+    seat's dollars now (None: not shown)."""
 
     name: str
     mascot: str | None = None
@@ -27,6 +28,7 @@ class OpenBetView:
     double: str | None = None
     need_answer: bool = False
     need_double: bool = False
+    money: int | None = None
 
     @property
     def started(self) -> bool:
@@ -51,7 +53,8 @@ def open_bet_views(view: TableView, name: Callable[[int], str]) -> tuple[OpenBet
         bet = s.bet or game.open_bets.get(s.seat)
         out.append(OpenBetView(name(s.seat), bet.mascot.value if bet and bet.mascot else None,
                                bet.answer if bet else None, bet.double if bet else None,
-                               need_answer=game.side_bet is not None, need_double=game.is_double_race))
+                               need_answer=game.side_bet is not None, need_double=game.is_double_race,
+                               money=s.money))
     return tuple(out)
 
 

@@ -43,7 +43,7 @@ def test_after_one_bet_the_screen_shows_it_and_who_is_still_to_bet_not_the_draft
         ("Seat 1", None, None), ("Seat 2", "mum", None), ("Seat 3", None, None)]
     texts = drawn(model)
     assert "MUM" in texts and texts.count("NO BET YET") == 2 and "YES OR NO?" in texts
-    assert "STILL TO BET: SEAT 1, SEAT 2, SEAT 3" in texts
+    assert "STILL TO BET: SEAT 1, SEAT 2, SEAT 3" in texts and texts.count("$0") == 3   # the open variant starts at $0
     assert "DRAFT DONE: PRESS GO" not in texts and not any(t.startswith("TICKET") for t in texts)
 
 
