@@ -106,3 +106,17 @@ def test_a_long_name_is_shortened_never_drawn_over_the_bet():
     name = next(b for b in painter.boxes if b.text.startswith("MAXIMILIANO"))
     bet = next(b for b in painter.boxes if b.text == "DANGLE")
     assert name.rect[0] + name.rect[2] < bet.rect[0]
+
+
+def test_the_sink_draws_again_when_a_page_of_bets_turns_and_not_between():
+    """More than four seats' bets may be paged (the 7-inch panel): the screen's sink draws a frame at each page
+    turn, on a fake clock, and none between them."""
+    from companion.screen.sink import ScreenSink
+    from companion.view.table_view import build
+    from test_screen_redraw import FRAME, FakeDisplay, run
+    display = FakeDisplay()
+    sink = ScreenSink(display)
+    run(sink, build(open_table(8, "HS-BET-2-MUM")), 0.1, 2 * PAGE_SECONDS - 1.0)   # one page turn, at 6 s
+    times = [now for _, now in display.drawn]
+    assert display.drawn[0][0].screen == "betting" and len(display.drawn[0][0].open_bets) == 8
+    assert len(times) == 2 and abs(times[1] - PAGE_SECONDS) < 2 * FRAME
