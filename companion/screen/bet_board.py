@@ -38,7 +38,7 @@ class BetBoard(Widgets):
         bets = model.open_bets
         if not any(b.started for b in bets):
             return self.w("bets_none")
-        due = [b.name for b in bets if not b.complete]
+        due = [b.name.partition(" · ")[0] for b in bets if not b.complete]   # names without a consent code
         if not due:
             return self.w("bets_in")
         if len(due) <= NAMED_MISSING:
@@ -71,6 +71,9 @@ class BetBoard(Widgets):
             width += self.font(cap).size(text)[0] + (2 * int(cap * 0.55) if fill is not None else 0) + gap
         if bet.money is not None:   # the money at the cell's right end
             width += self.font(cap).size(f"${bet.money}")[0] + 2 * gap
+        code = bet.name.partition(" · ")[2]   # a phone's consent code, whole, before the money
+        if code:
+            width += self.font(cap).size(code)[0] + 2 * gap
         return width - gap
 
     def bet_board(self, model: ScreenModel, rect: Rect, u: float, now: float, title: str | None = None) -> bool:
@@ -102,10 +105,13 @@ class BetBoard(Widgets):
             cx = x + (i // rows) * (col_w + int(30 * u))
             cy = y + (i % rows) * step + step // 2
             colour = C.TEXT if bet.complete else C.GOLD
-            self.label(self.shortened(bet.name.upper(), cap, name_w), cap, (cx, cy), colour, "midleft",
-                       max_w=name_w)
+            name, _, code = bet.name.partition(" · ")   # "Bram · 482193": the code a phone types to take the seat
+            self.label(self.shortened(name.upper(), cap, name_w), cap, (cx, cy), colour, "midleft", max_w=name_w)
+            right = cx + col_w
             if bet.money is not None:
-                self.label(f"${bet.money}", cap, (cx + col_w, cy), C.GOLD, "midright")
+                right = self.label(f"${bet.money}", cap, (right, cy), C.GOLD, "midright")[0] - 2 * gap
+            if code:
+                self.label(code, cap, (right, cy), C.DIM_TEXT, "midright")
             px = cx + name_w + 2 * gap
             for text, fill in self._pieces(bet, short):
                 if fill is None:
@@ -123,7 +129,7 @@ class BetBoard(Widgets):
         columns that fit."""
         _, _, w, h = inner
         floor, top_cap, gap_x = self.min_cap, self.cap(KEY_CAP * 0.8), int(30 * u)
-        names = [b.name.upper() for b in bets]
+        names = [b.name.partition(" · ")[0].upper() for b in bets]
 
         def fit(cols: int, rows: int) -> tuple[float, int, bool] | None:
             """The capital height, name width and short words of ``cols`` columns of ``rows`` rows, or None."""

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class OpenBetView:
-    """One seat's open bet: its ``name`` as shown, the ``mascot`` named (lower-case, None: not yet), the YES/NO
+    """One seat's open bet: its ``name`` as shown (with `` · <code>`` when a phone may claim the seat with that
+    consent code), the ``mascot`` named (lower-case, None: not yet), the YES/NO
     ``answer`` (True YES, False NO, None: not yet), the circled ``double`` (``"mascot"`` | ``"side"`` | None);
     ``need_answer`` when the race has a side bet, ``need_double`` in the double race (race 3); ``money`` the
     seat's dollars now (None: not shown)."""
@@ -43,7 +44,8 @@ class OpenBetView:
 
 
 def open_bet_views(view: TableView, name: Callable[[int], str]) -> tuple[OpenBetView, ...]:
-    """Each seat's open bet in seat order (``name`` gives a 0-based seat's name as shown); empty outside the
+    """Each seat's open bet in seat order (``name`` gives a 0-based seat's name as shown, with its consent code
+    where the screen shows one); empty outside the
     open variant's betting phase."""
     game = view.game
     if game is None or game.variant.value != "open" or view.phase.value != "betting":

@@ -165,7 +165,7 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
                           double_short=double_short,
                           side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
                           standings=standings, life_outcome=standings[0].line if standings else None,
-                          open_bets=open_bet_views(view, name))
+                          open_bets=open_bet_views(view, shown))
     if view.race is not None:
         return from_race(view.race, **fields)
     return ScreenModel(**fields)

@@ -19,12 +19,15 @@ from companion.screen.model import ScreenModel, replace
 from companion.screen.open_bets import OpenBetView
 from companion.screen.pages import PAGE_SECONDS
 from companion.screen.samples import sample_open_betting
-from companion.screen.table_model import from_table
+from companion.screen.table_model import from_table, from_view
+from companion.view.table_view import build
 
 
 def open_table(players: int, *bets: str) -> Table:
     table, rng = Table(), random.Random(5)
     for text in ("HS-NEW", f"HS-PLAYERS-{players}", "HS-OPEN", "HS-GO", *bets):
+        if text == "HS-OPEN" and players >= 9:
+            continue   # 9 or more players play the open variant from the start
         table.apply(text, realise(text, rng))
     return table
 
@@ -112,7 +115,6 @@ def test_the_sink_draws_again_when_a_page_of_bets_turns_and_not_between():
     """More than four seats' bets may be paged (the 7-inch panel): the screen's sink draws a frame at each page
     turn, on a fake clock, and none between them."""
     from companion.screen.sink import ScreenSink
-    from companion.view.table_view import build
     from test_screen_redraw import FRAME, FakeDisplay, run
     display = FakeDisplay()
     sink = ScreenSink(display)
@@ -120,3 +122,19 @@ def test_the_sink_draws_again_when_a_page_of_bets_turns_and_not_between():
     times = [now for _, now in display.drawn]
     assert display.drawn[0][0].screen == "betting" and len(display.drawn[0][0].open_bets) == 8
     assert len(times) == 2 and abs(times[1] - PAGE_SECONDS) < 2 * FRAME
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)])
+def test_a_seat_played_from_the_bet_sheet_shows_its_consent_code_whole_beside_its_bet(size):
+    from test_screen_layout import problems
+    table = open_table(12, *(f"HS-BET-{n}-{c}" for n in range(1, 13) for c in ("MUM", "YES") if n != 11),
+                       "HS-BET-11-HURLEY")
+    view = dataclasses.replace(build(table), seat_codes={2: "482193", 11: "905517"})
+    model = from_view(view)
+    painter = Painter(pygame.Surface(size))
+    painter.boxes = []
+    painter.draw(model, 0.0 if size != (800, 480) else PAGE_SECONDS)   # the panel: seat 11 is on page 2
+    texts = [b.text for b in painter.boxes]
+    assert ("482193" in texts) == (size != (800, 480)) and "905517" in texts
+    assert "STILL TO BET: SEAT 11" in texts   # the band names the seat, never its code
+    assert problems(painter.boxes, size) == []
