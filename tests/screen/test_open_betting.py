@@ -138,3 +138,13 @@ def test_a_seat_played_from_the_bet_sheet_shows_its_consent_code_whole_beside_it
     assert ("482193" in texts) == (size != (800, 480)) and "905517" in texts
     assert "STILL TO BET: SEAT 11" in texts   # the band names the seat, never its code
     assert problems(painter.boxes, size) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "es"])
+def test_every_text_of_the_open_bets_is_words_in_the_tables_language(lang):
+    from test_screen_words import _bad
+    model = sample_open_betting(12, lang)
+    double = replace(model, open_bets=tuple(dataclasses.replace(b, need_double=True) for b in model.open_bets))
+    texts = [t for m in (from_table(open_table(4), language=lang), model, double)
+             for size in ((800, 480), (1280, 720)) for now in (0.0, PAGE_SECONDS) for t in drawn(m, size, now)]
+    assert not {(t, tuple(_bad(t, lang))) for t in texts if _bad(t, lang)}
