@@ -70,6 +70,11 @@ WORDS: dict[str, dict[str, str]] = {
         "moment_out_note": "Off the track: DQ", "moment_finish": "{names} crosses the line!",
         "moment_finish_note": "Finished: off the track, onto the podium", "moment_side_yes": "Side bet: yes!",
         "moment_side_no": "Side bet: no!", "moment_winner": "{names} wins!", "moment_winner_note": "Race {n} is over",
+        "bets_title": "Bets: {n} of {m} in", "bets_none": "Scan each seat's bet, or press GO to race without bets",
+        "bets_missing": "Still to bet: {names}", "bets_missing_n": "{n} seats still to bet",
+        "bets_in": "All bets in: press GO", "no_bet": "No bet yet",
+        "answer_due": "Yes or no?", "mascot_due": "Which mascot?",
+        "mascot_due_short": "Mascot?", "answer_due_short": "Yes/no?", "double_mark_short": "Double?",
     },
     "nl": {
         "after_card": "Na kaart {n}", "after_pass_card": "Na ronde {p} kaart {n}", "before_start": "Voor de start", "if_ended_now": "Als het nu eindigde", "now": "Nu",
@@ -130,6 +135,12 @@ WORDS: dict[str, dict[str, str]] = {
         "moment_finish": "{names} over de streep!", "moment_finish_note": "Binnen: van de mat, op het podium",
         "moment_side_yes": "Bijweddenschap: ja!", "moment_side_no": "Bijweddenschap: nee!",
         "moment_winner": "{names} wint!", "moment_winner_note": "Race {n} is voorbij",
+        "bets_title": "Inzetten: {n} van {m} binnen",
+        "bets_none": "Scan ieders inzet, of druk op GO om zonder inzet te racen",
+        "bets_missing": "Nog inzetten: {names}", "bets_missing_n": "Nog {n} spelers moeten inzetten",
+        "bets_in": "Alles ingezet: druk op GO", "no_bet": "Nog niets ingezet",
+        "answer_due": "Ja of nee?", "mascot_due": "Welke mascotte?",
+        "mascot_due_short": "Mascotte?", "answer_due_short": "Ja/nee?", "double_mark_short": "Dubbel?",
     },
     "es": {
         "after_card": "Tras la carta {n}", "after_pass_card": "Tras ronda {p} carta {n}", "before_start": "Antes de salir", "if_ended_now": "Si acabara ahora", "now": "Ahora",
@@ -192,6 +203,12 @@ WORDS: dict[str, dict[str, str]] = {
         "moment_finish_note": "En meta: fuera de la pista, al podio", "moment_side_yes": "Apuesta extra: ¡sí!",
         "moment_side_no": "Apuesta extra: ¡no!", "moment_winner": "¡{names} gana!",
         "moment_winner_note": "Fin de la carrera {n}",
+        "bets_title": "Apuestas: {n} de {m} hechas",
+        "bets_none": "Escanea cada apuesta, o pulsa GO para correr sin apuestas",
+        "bets_missing": "Faltan por apostar: {names}", "bets_missing_n": "Faltan {n} jugadores por apostar",
+        "bets_in": "Apuestas hechas: pulsa GO", "no_bet": "Sin apuesta aún",
+        "answer_due": "¿Sí o no?", "mascot_due": "¿Qué mascota?",
+        "mascot_due_short": "¿Mascota?", "answer_due_short": "¿Sí/no?", "double_mark_short": "¿Doble?",
     },
 }
 
