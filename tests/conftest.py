@@ -112,6 +112,15 @@ _CHILDREN = pytest.StashKey[float]()  # the child processes' CPU seconds when th
 _FAILED = pytest.StashKey[bool]()  # a phase failed or was skipped
 
 
+@pytest.fixture(autouse=True)
+def _no_default_config(monkeypatch, tmp_path_factory):
+    """Every test starts with no config file at the default location (companion/kiosk/config_path.py): a
+    builder's own ~/.config/hotstreak/config.toml or the service's $CONFIGURATION_DIRECTORY is never read, and a
+    calibration saved by one test is never read by the next. A test that wants one sets these itself."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home", numbered=True)))
+    monkeypatch.delenv("CONFIGURATION_DIRECTORY", raising=False)
+
+
 def read_cases(path: Path) -> list[dict]:
     """One rule case per non-blank line of a JSON Lines file."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
