@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.interrupt import INTERRUPTED
 from companion.kiosk.config import load_config
+from companion.kiosk.config_path import HELP
 from companion.tools.demo import script_path
 from companion.kiosk.wiring import build, install_signal_handlers
 
@@ -30,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window and no pauses; print the race call")
     p.add_argument("--speed", type=float, default=1.0, help="table pace multiplier (2 = twice as fast)")
     p.add_argument("--script", help="scan script to replay (default: the bundled sample game)")
-    p.add_argument("--config", help="config file (TOML)")
+    p.add_argument("--config", help=HELP)
     p.add_argument("--web", metavar="[HOST:]PORT",
                    help="serve the phone page (default: 127.0.0.1:8080 with a window, off with --headless; "
                         "0.0.0.0:8080 lets phones on the same Wi-Fi watch)")

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-__all__ = ["ConfigLocation", "config_location"]
+__all__ = ["HELP", "ConfigLocation", "config_location"]
 
 NAME = "config.toml"
+HELP = ("config file (TOML); default: $HOTSTREAK_CONFIG, else $CONFIGURATION_DIRECTORY/config.toml (the service's"
+        " /etc/hotstreak), else ~/.config/hotstreak/config.toml when it exists, else the defaults")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,14 @@ class ConfigLocation:
     def to_read(self) -> Path | None:
         """The file to read, or None for the built-in defaults (a default location with no file yet)."""
         return self.path if self.required or self.path.is_file() else None
+
+    def said(self) -> str:
+        """One line saying which file was read and why, e.g. ``/etc/hotstreak/config.toml
+        ($CONFIGURATION_DIRECTORY)``, or ``the defaults (no file at ~/.config/hotstreak/config.toml, the user's
+        config)``."""
+        if self.to_read() is not None:
+            return f"{self.path} ({self.why})"
+        return f"the defaults (no file at {self.path}, {self.why})"
 
 
 def config_location(given: str | Path | None = None, environ: Mapping[str, str] | None = None) -> ConfigLocation:
