@@ -2,7 +2,8 @@
 
 With a screen: the table in a window (keys: u undo, g go, n to type a player's name), at table pace; the final
 standings stay up until the window is closed. `--headless`: no window, no pauses; prints the race call and exits
-0 at the end of the game. The demo keeps its journal in memory, so it never touches a real game's journal.
+0 at the end of the game. Without a screen (Linux with no $DISPLAY or $WAYLAND_DISPLAY) it says so in one line
+at its start. The demo keeps its journal in memory, so it never touches a real game's journal.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import random
 import signal
 import sys
@@ -37,6 +39,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "0.0.0.0:8080 lets phones on the same Wi-Fi watch)")
 
 
+def no_screen() -> bool:
+    """True where the demo's window cannot open: Linux without a desktop session (as hardware.display finds)."""
+    return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if not 0 < args.speed < math.inf:
@@ -47,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--script {str(script)!r} is a folder (expected a scan script file, one code per line)")
     if not script.is_file():
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
+    if not args.headless and no_screen():
+        print("demo: no screen here ($DISPLAY and $WAYLAND_DISPLAY are unset), so the game plays unseen at table "
+              "pace for minutes; hotstreak demo --headless prints the race call in a second", file=sys.stderr, flush=True)
     speed = args.speed
     stopping = threading.Event()  # set with the kiosk's stop: a scripted wait ends at once on SIGTERM
     sleep = (lambda s: None) if args.headless else (lambda s: stopping.wait(s / speed))

@@ -13,7 +13,7 @@ import importlib.util
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -437,7 +437,7 @@ def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port
         if scanner_port:  # without --scanner a laptop table reads codes typed or scanned into its window
             report.problems += check_scanner(root, scanner_port, mode, hid_device, has_module, report.notes)
         report.problems += laptop.check_laptop(root, user, mode=mode, port=scanner_port, notes=report.notes)
-        report.problems += check_audio(root)
+        report.problems += [replace(p, fix=laptop.AUDIO_FIX) for p in check_audio(root)]
     report.problems += check_espeak(which)
     if pi:
         report.problems += check_console_blank(root)

@@ -16,7 +16,9 @@ from typing import Mapping
 from companion.tools.doctor import Problem, _inside, _read, keyboard_mode_scanners, serial_ports
 from hardware.board import MODEL_PATH, detect_board
 
-__all__ = ["PI_ONLY_NOTE", "check_laptop", "is_a_pi", "user_groups"]
+__all__ = ["AUDIO_FIX", "PI_ONLY_NOTE", "check_laptop", "is_a_pi", "user_groups"]
+
+AUDIO_FIX = "plug in speakers or a USB sound card, or pick a sound output in the desktop's sound settings"
 
 PI_ONLY_NOTE = ("not a Raspberry Pi ({why}): the Pi-only checks (SPI, GPIO, the service user and its groups, the "
                 "console display driver, console blanking) are skipped")
