@@ -4,8 +4,9 @@ service mode's LED calibration writes (docs/config.md, "Where the config file li
 In order: ``$HOTSTREAK_CONFIG`` (the file must exist); else the service's config folder
 (``$CONFIGURATION_DIRECTORY``, which systemd sets from the unit's ``ConfigurationDirectory=hotstreak``:
 ``/etc/hotstreak/config.toml``); else the user's ``$XDG_CONFIG_HOME/hotstreak/config.toml`` (by default
-``~/.config/hotstreak/config.toml``). A default file that does not exist (yet) gives the built-in defaults,
-and it is where the calibration will create it.
+``~/.config/hotstreak/config.toml``) when it exists; else the Pi's table config ``/etc/hotstreak/config.toml``
+when it exists (so ``hotstreak config``, ``wiring`` and ``doctor`` on the Pi read what the service reads);
+else the built-in defaults, and the user's file is where the calibration will create it.
 
 >>> env = {"CONFIGURATION_DIRECTORY": "/etc/hotstreak", "HOME": "/home/x"}
 >>> where = config_location(None, env)
@@ -25,8 +26,10 @@ from typing import Mapping
 __all__ = ["HELP", "ConfigLocation", "config_location"]
 
 NAME = "config.toml"
+SYSTEM = Path("/etc/hotstreak") / NAME  # the file systemd/install.sh makes for the service
 HELP = ("config file (TOML); default: $HOTSTREAK_CONFIG, else $CONFIGURATION_DIRECTORY/config.toml (the service's"
-        " /etc/hotstreak), else ~/.config/hotstreak/config.toml when it exists, else the defaults")
+        " /etc/hotstreak), else the first that exists of ~/.config/hotstreak/config.toml and "
+        "/etc/hotstreak/config.toml, else the defaults")
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,8 @@ class ConfigLocation:
 
 
 def config_location(given: str | Path | None = None, environ: Mapping[str, str] | None = None) -> ConfigLocation:
-    """The config file for ``given`` (a ``--config`` value, or None for the default location) in ``environ``
-    (default ``os.environ``). A file given by ``--config`` or ``$HOTSTREAK_CONFIG`` is required: a missing one
+    """The config file for ``given`` (a ``--config`` value, or None for the default location, as the module
+    says) in ``environ`` (default ``os.environ``). A file given by ``--config`` or ``$HOTSTREAK_CONFIG`` is required: a missing one
     is an error when read, never a silent fall back to the defaults."""
     env = os.environ if environ is None else environ
     if given:
@@ -65,5 +68,7 @@ def config_location(given: str | Path | None = None, environ: Mapping[str, str] 
         folder = Path(env["CONFIGURATION_DIRECTORY"].split(":")[0])
         return ConfigLocation(folder / NAME, "$CONFIGURATION_DIRECTORY", False)
     home = env.get("HOME") or str(Path.home())
-    base = Path(env.get("XDG_CONFIG_HOME") or Path(home) / ".config")
-    return ConfigLocation(base / "hotstreak" / NAME, "the user's config", False)
+    user = Path(env.get("XDG_CONFIG_HOME") or Path(home) / ".config") / "hotstreak" / NAME
+    if not user.is_file() and SYSTEM.is_file():
+        return ConfigLocation(SYSTEM, "the table's config", False)
+    return ConfigLocation(user, "the user's config", False)

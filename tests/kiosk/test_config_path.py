@@ -126,3 +126,18 @@ def test_wiring_without_config_reads_the_default_location(homes, tmp_path):
     made = hotstreak_in_process("wiring", "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert f"from {user}:" in out.read_text() and "GPIO22" in made.stdout
+
+
+def test_on_the_pi_a_builders_command_reads_the_tables_config_unless_they_have_their_own(homes, monkeypatch,
+                                                                                         tmp_path):
+    user, _ = homes
+    system = tmp_path / "etc" / "config.toml"
+    monkeypatch.setattr("companion.kiosk.config_path.SYSTEM", system)
+    assert config_location().path == user                 # no table config either: the user's, for a calibration
+    system.parent.mkdir()
+    system.write_text('language = "es"\n')
+    where = config_location()
+    assert (where.path, where.why) == (system, "the table's config") and load_config(None).language == "es"
+    user.parent.mkdir(parents=True)
+    user.write_text('language = "nl"\n')
+    assert load_config(None).language == "nl"
