@@ -1,11 +1,10 @@
 """Print the effective configuration as TOML, defaults included.
 
-The file given with --config, else the default location (docs/config.md: $HOTSTREAK_CONFIG, the service's
-/etc/hotstreak/config.toml, the user's ~/.config/hotstreak/config.toml) is read and validated as `hotstreak run` does, the track
-and deck files it names included ($HOTSTREAK_HARDWARE overrides its hardware, as for run); every setting it
-leaves out shows its default. Paths are shown resolved; `[colours]` holds the mascot colours as
-"#rrggbb". The first line, a TOML comment, says which file was read. The output is itself a valid config
-file.
+The file given with --config, else the one at the default location (docs/config.md, "Where the config file
+lives") is read and validated as `hotstreak run` does, the track and deck files it names included
+($HOTSTREAK_HARDWARE overrides its hardware, as for run); every setting it leaves out shows its default. Paths
+are shown resolved; `[colours]` holds the mascot colours as "#rrggbb". The first line, a TOML comment, says
+which file was read and why. The output is itself a valid config file.
 """
 
 from __future__ import annotations

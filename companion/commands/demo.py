@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
     if not args.headless and no_screen():
         print("demo: no screen here ($DISPLAY and $WAYLAND_DISPLAY are unset), so the game plays unseen at table "
-              "pace for minutes; hotstreak demo --headless prints the race call in a second", file=sys.stderr, flush=True)
+              "pace for minutes; hotstreak demo --headless prints the race call in a second",
+              file=sys.stderr, flush=True)
     speed = args.speed
     stopping = threading.Event()  # set with the kiosk's stop: a scripted wait ends at once on SIGTERM
     sleep = (lambda s: None) if args.headless else (lambda s: stopping.wait(s / speed))

@@ -1,8 +1,8 @@
 """The one configuration file of the kiosk (TOML), validated with every problem listed.
 
 Every setting has a default, so a desktop needs no file. Load with ``load_config(path)``; ``path=None`` reads
-the default location (``config_path``: ``$HOTSTREAK_CONFIG``, the service's, the user's) or gives the defaults. Bad values raise ``ConfigError`` listing each problem with its
-key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in docs/config.md).
+the default location (``config_path``) or gives the defaults. Bad values raise ``ConfigError`` listing each
+problem with its key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in docs/config.md).
 """
 
 from __future__ import annotations

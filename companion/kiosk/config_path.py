@@ -57,8 +57,8 @@ class ConfigLocation:
 
 def config_location(given: str | Path | None = None, environ: Mapping[str, str] | None = None) -> ConfigLocation:
     """The config file for ``given`` (a ``--config`` value, or None for the default location, as the module
-    says) in ``environ`` (default ``os.environ``). A file given by ``--config`` or ``$HOTSTREAK_CONFIG`` is required: a missing one
-    is an error when read, never a silent fall back to the defaults."""
+    says) in ``environ`` (default ``os.environ``). A file given by ``--config`` or ``$HOTSTREAK_CONFIG`` is
+    required: a missing one is an error when read, never a silent fall back to the defaults."""
     env = os.environ if environ is None else environ
     if given:
         return ConfigLocation(Path(given), "--config", True)

@@ -3,8 +3,9 @@
 Only the ``[leds]`` table's ``pixels_per_space`` and ``lanes`` change; every other line (comments included) is
 kept as it was. The new text is checked before it is written: read back with ``tomllib`` it must give the
 calibrated lanes, and ``check(text)`` (the kiosk's full config validation) must accept it. An old file is
-copied to ``<name>.bak`` first (no old file: no backup, and UNDO removes the new file again); both files are written as a temporary file in the same folder, flushed to disk
-and moved into place with ``os.replace``, so a power cut leaves the old file or the new one, never half of one.
+copied to ``<name>.bak`` first (no old file: no backup, and UNDO removes the new file again); both files are
+written as a temporary file in the same folder, flushed to disk and moved into place with ``os.replace``, so a
+power cut leaves the old file or the new one, never half of one.
 
 >>> from companion.service.calibrate import Lane
 >>> print(leds_lines({1: Lane(0, 1, 2), 2: Lane(28, -1, 2)}))
