@@ -32,6 +32,15 @@ HELP = ("config file (TOML); default: $HOTSTREAK_CONFIG, else $CONFIGURATION_DIR
         "/etc/hotstreak/config.toml, else the defaults")
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; a folder this user may not look into holds none (a default location is
+    searched, never demanded)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 @dataclass(frozen=True)
 class ConfigLocation:
     """The config file for a command: ``path`` (read it when ``required`` or when it exists; the calibration
@@ -44,7 +53,7 @@ class ConfigLocation:
 
     def to_read(self) -> Path | None:
         """The file to read, or None for the built-in defaults (a default location with no file yet)."""
-        return self.path if self.required or self.path.is_file() else None
+        return self.path if self.required or _is_file(self.path) else None
 
     def said(self) -> str:
         """One line saying which file was read and why, e.g. ``/etc/hotstreak/config.toml
@@ -69,6 +78,6 @@ def config_location(given: str | Path | None = None, environ: Mapping[str, str] 
         return ConfigLocation(folder / NAME, "$CONFIGURATION_DIRECTORY", False)
     home = env.get("HOME") or str(Path.home())
     user = Path(env.get("XDG_CONFIG_HOME") or Path(home) / ".config") / "hotstreak" / NAME
-    if not user.is_file() and SYSTEM.is_file():
+    if not _is_file(user) and _is_file(SYSTEM):
         return ConfigLocation(SYSTEM, "the table's config", False)
     return ConfigLocation(user, "the user's config", False)

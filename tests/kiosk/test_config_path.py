@@ -141,3 +141,11 @@ def test_on_the_pi_a_builders_command_reads_the_tables_config_unless_they_have_t
     user.parent.mkdir(parents=True)
     user.write_text('language = "nl"\n')
     assert load_config(None).language == "nl"
+
+
+def test_a_default_folder_this_user_may_not_look_into_holds_no_config(monkeypatch):
+    def refused(self):
+        raise PermissionError(13, "Permission denied", str(self))
+    monkeypatch.setattr(Path, "is_file", refused)
+    where = config_location(None, {"XDG_CONFIG_HOME": "/locked"})
+    assert where.to_read() is None and where.said().startswith("the defaults (no file at /locked/hotstreak")
