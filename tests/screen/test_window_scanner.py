@@ -229,3 +229,30 @@ def test_f2_in_the_window_reaches_the_service_mode_at_once_and_a_scanned_code_is
         assert not service.active and _texts(kiosk) == []    # nothing of it was a game input
     finally:
         kiosk.close()
+
+
+def test_a_code_typed_slowly_in_the_kiosk_window_shows_a_notice_and_presses_nothing_more(pygame, tmp_path):
+    """HS-NEW typed by hand, key by key, then Enter: nothing scanned, the screen says why (in its words, without
+    the code) and the console line names what was typed."""
+    from companion.screen.sink import ScreenSink
+    from companion.screen.words import say
+    from companion.view.sink import NullSink
+    clock = Clock()
+    kiosk = _kiosk(tmp_path, clock)
+    try:
+        _run(kiosk, clock, 0.2)
+        screen = next(sink for sink in kiosk.controller.sinks if isinstance(sink, ScreenSink))
+        shown: list[str] = []
+
+        class Notes(NullSink):
+            def notice(self, message, view, now):
+                shown.append(message)
+        kiosk.controller.sinks.append(Notes())
+        for char in "HS01\r":
+            post_typed(pygame, char)
+            _run(kiosk, clock, 0.2)
+        assert _texts(kiosk) == []
+        assert shown == ["'HS01' was typed too slowly for a scan: use the scanner, or n to name a seat"]
+        assert screen.message == say("en", "notice_typed-slowly")
+    finally:
+        kiosk.close()
