@@ -27,8 +27,9 @@ when the rest of it follows within ``rejoin`` seconds (0.3) and ends with Enter,
 paused by a busy computer). Modifier keys (shift, ctrl, alt, caps
 lock) are ignored; any other key without a character (Esc, Tab, Backspace, F2, arrows) first settles the keys
 held, then comes out as a press at once. Keys a person pressed one by one (each more than ``window`` but at most
-``SLOW_GAP`` apart, outside name entry), beginning with ``prefix`` and ended by Enter with ``min_length`` or
-more characters, add a :class:`Slow` after their presses.
+``SLOW_GAP`` apart, outside name entry; a few of them read together after a busy frame count too, though they
+are dropped as a burst), beginning with ``prefix`` and ended by Enter with ``min_length`` or more characters, add
+a :class:`Slow` after their presses.
 
 >>> d = BurstDecoder(window=0.04)
 >>> t = 0.0
@@ -200,6 +201,8 @@ class BurstDecoder:
             slow, self._slow = self._slow, ""
             if len(slow) >= self.min_length and slow.upper().startswith(self.prefix) and not self.typing():
                 decided.append(Slow(slow))
+                log.warning("keyboard: %r was typed too slowly for a scan (a person's keys, each more than %g ms "
+                            "apart): use the scanner, or n to name a seat", slow, self.window * 1000)
             return decided + [Press("return")]
         self._held.clear()
         self._slow = ""
@@ -210,23 +213,25 @@ class BurstDecoder:
 
     def _settle(self) -> list[Decoded]:
         """The held keys stopped without Enter: one key is a person's press; more are a burst, dropped unless
-        a name is being typed."""
+        a name is being typed. Outside name entry their characters also join the code being typed by hand
+        (a person's keys read together after a busy frame look like a burst)."""
         held, self._held = self._held, []
-        if len(held) == 1 or (held and self.typing()):
-            self._drop_fragment()
-            if len(held) == 1 and not self.typing():  # a person's key, maybe one of a code typed by hand
-                fresh = not self._slow or self._first - self._slow_at > SLOW_GAP
-                self._slow = (held[0][1] if fresh else self._slow + held[0][1])[-self.parser.max_length:]
-                self._slow_at = self._first
-            else:
-                self._slow = ""
-            return [Press(key) for key, _ in held]
-        if held:
-            chars = "".join(c for _, c in held)
-            recent = self._fragment and self._first - self._fragment_end <= self.rejoin
-            if not recent:
-                self._drop_fragment()
-            self._fragment += chars
-            self._fragment_end = self._last
+        if not held:
+            return []
+        typing = self.typing()
+        chars = "".join(c for _, c in held)
+        if typing:
             self._slow = ""
+        else:
+            fresh = not self._slow or self._first - self._slow_at > SLOW_GAP
+            self._slow = (chars if fresh else self._slow + chars)[-self.parser.max_length:]
+            self._slow_at = self._last
+        if len(held) == 1 or typing:
+            self._drop_fragment()
+            return [Press(key) for key, _ in held]
+        recent = self._fragment and self._first - self._fragment_end <= self.rejoin
+        if not recent:
+            self._drop_fragment()
+        self._fragment += chars
+        self._fragment_end = self._last
         return []
