@@ -10,6 +10,7 @@ import threading
 from typing import Any, Callable
 
 from companion.kiosk.cnoise import quiet_c_stderr
+from companion.kiosk.notices import Notice
 from companion.kiosk.service_setup import service_key
 from companion.screen.sink import ScreenSink
 from companion.voice.sink import VoiceSink
@@ -23,7 +24,8 @@ def screen_sink(p: Any) -> Any:
     buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``p.stop``. A screen other than
     a desktop window gets ``p.display_timeout`` s to start (in a thread); then the kiosk runs headless. In a
     desktop window the keys go to the screen's name entry first (``n``, a name, Enter: a keyboard input); a
-    keyboard scanner's burst there is one scan. Settings read: display.width, display.height, language,
+    keyboard scanner's burst there is one scan, and a code typed there too slowly for a scan is a notice (the
+    controller's notices). Settings read: display.width, display.height, language,
     scanner.max_length, scanner.repeat_window."""
     cfg, hw, mode, display, stop, notes, status = p.cfg, p.hw, p.mode, p.display, p.stop, p.notes, p.status
     lane_map, display_timeout, submit = p.lane_map, p.display_timeout, p.submit
@@ -58,6 +60,8 @@ def screen_sink(p: Any) -> Any:
                 device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
                                             typing=lambda: sink.entry.active)
                 device.on_scan = submit
+                device.on_slow = lambda text: p.controller.notices.append(Notice(
+                    f"{text!r} was typed too slowly for a scan: use the scanner, or n to name a seat", "typed-slowly"))
             return sink
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)

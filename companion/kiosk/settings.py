@@ -231,7 +231,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("scanner.port", str, "/dev/hotstreak-scanner",
             "serial (CDC) mode: the udev symlink (systemd/99-hotstreak-scanner.rules)", bool, "a device path",
             attr="scanner_port"),
-    Setting("scanner.baud", int, 9600, "serial mode: bits a second, as set in the scanner", _one_of(1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200),
+    Setting("scanner.baud", int, 9600, "serial mode: bits a second, as set in the scanner",
+            _one_of(1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200),
             "a standard baud rate such as 9600 or 115200"),
     Setting("scanner.hid_device", str, "",
             'hid mode: the scanner\'s event device; "" = /dev/input/hotstreak-scanner, else found',
@@ -243,7 +244,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("scanner.max_length", int, 64, "longer lines are garbage", _between(8, 1024), "8..1024"),
     Setting("buttons.undo", int, 17, "BCM GPIO numbers, buttons to ground (internal pull-up)", _between(0, 27),
             "a BCM GPIO number 0..27", attr="buttons", item="undo"),
-    Setting("buttons.go", int, 27, "the GO button; undo and go on two different pins", _between(0, 27), "a BCM GPIO number 0..27", attr="buttons", item="go"),
+    Setting("buttons.go", int, 27, "the GO button; undo and go on two different pins", _between(0, 27),
+            "a BCM GPIO number 0..27", attr="buttons", item="go"),
     Setting("buttons.debounce", NUMBER, 0.05, "seconds", _between(0, 1), "0..1 s", convert=float),
     Setting("leds.count", int, 112, "pixels on the whole strip", _between(1, MAX_LEDS), f"1..{MAX_LEDS}",
             attr="led_count"),
@@ -271,7 +273,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("display.fullscreen", bool, True, "on a desktop (mock hardware) the screen is always a window"),
     Setting("display.width", int, 0, "0 = the display's own resolution", _between(0, MAX_SIDE),
             f"0 or a width in pixels up to {MAX_SIDE}"),
-    Setting("display.height", int, 0, "0 = the display's own resolution", _between(0, MAX_SIDE), f"0 or a height in pixels up to {MAX_SIDE}"),
+    Setting("display.height", int, 0, "0 = the display's own resolution", _between(0, MAX_SIDE),
+            f"0 or a height in pixels up to {MAX_SIDE}"),
     Setting("audio.voice", bool, True, "speak the race call (espeak-ng)"),
     Setting("audio.effects", bool, True, "play the sound effects"),
     Setting("game.variant", str, "standard",
@@ -360,9 +363,9 @@ def reference_markdown() -> str:
         doc = " ".join((s.above or s.doc or SECTION_DOCS.get(s.section, "")).split())
         cells = [f"`{s.path}`", kind, f"`{default}`", s.expected or kind, doc]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return (f"{BEGIN}\n<!-- made by `python -m companion.kiosk.settings docs/config.md` from SETTINGS in "
-            "companion/kiosk/settings.py: edit there -->\n"
-            "These are the program's own defaults (`DEFAULT_TOML`, made from `SETTINGS` in "
+    return (f"{BEGIN}\n<!-- made from SETTINGS in companion/kiosk/settings.py (edit there) by\n"
+            "     python -m companion.kiosk.settings docs/config.md -->\n"
+            "These are the program's own defaults (`DEFAULT_TOML`, made from `SETTINGS` in\n"
             "`companion/kiosk/settings.py`), with what each key means:\n\n"
             f"```toml\n{default_toml()}```\n\nEach setting, what it accepts and what it means:\n\n"
             + "\n".join(rows) + f"\n{END}")

@@ -166,7 +166,8 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     controller.lights = LightsSink(hw.leds, lane_map, cfg.colours, track)  # drawn first after each input
     from companion.web.start import wanted
     parts = Parts(cfg=cfg, controller=controller, hw=hw, notifier=notifier, lane_map=lane_map, mode=chosen, db=db,
-                  console=console, display=display, audio=audio, prerender=prerender, clock=clock, stop=threading.Event(),
+                  console=console, display=display, audio=audio, prerender=prerender, clock=clock,
+                  stop=threading.Event(),
                   status=status, notes=notes, display_timeout=display_timeout, speech=speech, web=web,
                   web_limit=web_limit, serve_web=wanted(cfg, chosen, web) is not None,  # raises on a bad --web
                   extra=list(extra_sinks or []))
