@@ -31,12 +31,14 @@ def screen_sink(p: Any) -> Any:
     lane_map, display_timeout, submit = p.lane_map, p.display_timeout, p.submit
     if display == "none":
         return None
+    # every setting is read before the display opens: an undeclared one stops the wiring with nothing open
+    size = (cfg.width, cfg.height) if cfg.width and cfg.height else None
+    language, max_length, repeat_window = cfg.language, cfg.max_length, cfg.repeat_window
     with quiet_c_stderr():  # C libraries' noise on stderr while the display opens
         try:
             from companion.screen.draw import Screen
             from hardware.display import NullDisplay, open_display
             kind = display if display != "auto" or mode == "pi" else "window"
-            size = (cfg.width, cfg.height) if cfg.width and cfg.height else None
             on_key = hw.keys.key if hw.keys is not None else None
 
             def start() -> Any:
@@ -52,12 +54,12 @@ def screen_sink(p: Any) -> Any:
             preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
             screen = Screen(device.surface, display=device)
             sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
-                              leds=preview, lane_map=lane_map, submit=submit, language=cfg.language,
+                              leds=preview, lane_map=lane_map, submit=submit, language=language,
                               keyboard=device.name == "window")
             if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
                 device.on_key = sink.window_keys(service_key(hw.keys.key if hw.keys is not None else None, submit))
                 from hardware.keyburst import BurstDecoder  # a keyboard scanner's code: one scan
-                device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
+                device.burst = BurstDecoder(max_length=max_length, repeat_window=repeat_window,
                                             typing=lambda: sink.entry.active)
                 device.on_scan = submit
                 device.on_slow = lambda text: p.controller.notices.append(Notice(
@@ -74,7 +76,8 @@ def voice_sink(p: Any) -> Any:
     audio wanted, both audio settings off, or a voice that cannot start (one log line). ``p.speech`` replaces
     the espeak-ng cache (tests). Settings read: audio.voice, audio.effects, language, paths.cache."""
     cfg, audio, clock, speech, prerender = p.cfg, p.audio, p.clock, p.speech, p.prerender
-    if audio == "none" or not (cfg.voice or cfg.effects):
+    speak, effects, language, cache = cfg.voice, cfg.effects, cfg.language, cfg.cache  # before the sound opens
+    if audio == "none" or not (speak or effects):
         return None
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
         try:
@@ -85,16 +88,16 @@ def voice_sink(p: Any) -> Any:
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
             sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
-            caller = Caller(cfg.language, random.Random())
+            caller = Caller(language, random.Random())
             if speech is None:
-                voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
+                voice = Voice(sound, caller.voice, clock, VoiceCache(cache / "voice"))
             else:  # tests: their renderer, in the frame
                 voice = Voice(sound, caller.voice, clock, speech, background=False)
-            if not cfg.voice:
+            if not speak:
                 voice.enabled = False
             elif prerender and voice.enabled:
                 voice.prerender(caller.announcer.fixed_lines())
-            return VoiceSink(caller, voice, sound, effects=cfg.effects)
+            return VoiceSink(caller, voice, sound, effects=effects)
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return None

@@ -139,6 +139,31 @@ class Setting:
         return self.show(value[self.item] if self.item is not None else value)
 
 
+class UndeclaredSetting(AttributeError):
+    """A sink read a setting its registry line does not declare (a mistake in the code, never degraded)."""
+
+
+class DeclaredSettings:
+    """The config ``cfg`` as one sink sees it: only the attributes of the key paths ``reads``. Reading another
+    raises UndeclaredSetting naming the sink and the setting (so the sink's line in ``SINKS`` says the truth
+    about what it reads); a key path that is no setting raises ValueError naming it."""
+
+    def __init__(self, cfg: Any, sink: str, reads: tuple[str, ...]):
+        known = by_path()
+        unknown = [path for path in reads if path not in known]
+        if unknown:
+            raise ValueError(f"sink {sink}: {', '.join(unknown)} is not a setting (expected keys of SETTINGS in "
+                             "companion/kiosk/settings.py)")
+        self._cfg, self._sink = cfg, sink
+        self._allowed = {known[path].attribute: path for path in reads}
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name not in self._allowed:
+            raise UndeclaredSetting(f"sink {self._sink} reads the setting {name!r} but its line in SINKS "
+                                    "(companion/kiosk/wiring.py) does not declare it")
+        return getattr(self._cfg, name)
+
+
 def colour_of(text: Any) -> tuple[int, int, int] | None:
     """``"#rrggbb"`` as (r, g, b) 0..255, or None when it is not such a colour."""
     if isinstance(text, str) and len(text) == 7 and text[0] == "#":

@@ -16,7 +16,7 @@ from typing import Any, Callable, TextIO
 
 from companion.kiosk.config import Config
 from companion.kiosk.device_sinks import screen_sink, voice_sink
-from companion.kiosk.settings import by_path
+from companion.kiosk.settings import DeclaredSettings, UndeclaredSetting
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
@@ -207,30 +207,6 @@ class Parts:
     def submit(self, text: str) -> Any:
         """An input typed at the kiosk (a name, a keyboard scanner's code) to the controller."""
         return self.controller.submit(text, "keyboard")
-
-
-class UndeclaredSetting(AttributeError):
-    """A sink read a setting its registry line does not declare (a mistake in the code, never degraded)."""
-
-
-class DeclaredSettings:
-    """The config as one sink sees it: reading a setting its registry line does not declare raises
-    AttributeError naming the sink and the setting (so the line says the truth about what the sink reads)."""
-
-    def __init__(self, cfg: Config, sink: str, reads: tuple[str, ...]):
-        known = by_path()
-        unknown = [path for path in reads if path not in known]
-        if unknown:
-            raise ValueError(f"sink {sink}: {', '.join(unknown)} is not a setting (expected keys of SETTINGS in "
-                             "companion/kiosk/settings.py)")
-        self._cfg, self._sink = cfg, sink
-        self._allowed = {known[path].attribute: path for path in reads}
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name not in self._allowed:
-            raise UndeclaredSetting(f"sink {self._sink} reads the setting {name!r} but its line in SINKS "
-                                 "(companion/kiosk/wiring.py) does not declare it")
-        return getattr(self._cfg, name)
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,15 @@ followed once, with real scans through the real wiring."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import pytest
 
 from companion.kiosk import wiring
 from companion.kiosk.config import DEFAULT_TOML, parse_config
-from companion.kiosk.wiring import SINKS, DeclaredSettings, SinkEntry, UndeclaredSetting, build
+from companion.kiosk.settings import DeclaredSettings, UndeclaredSetting
+from companion.kiosk.wiring import SINKS, SinkEntry, build
 from companion.view.sink import NullSink
 from tablekit import TableKit
 
@@ -64,6 +66,17 @@ def test_a_sink_reading_a_setting_its_line_does_not_declare_is_stopped_naming_bo
     kiosk = build(parse_config(DEFAULT_TOML), mode="mock", db=tmp_path / "j.db", display="none", audio="none",
                   web="off")  # the journal's lock was let go
     kiosk.close()
+
+
+def test_the_screen_reading_a_setting_its_line_leaves_out_is_stopped_not_taken_for_a_broken_display(
+        tmp_path, monkeypatch):
+    lines = [dataclasses.replace(e, reads=tuple(r for r in e.reads if r != "language")) if e.name == "screen"
+             else e for e in SINKS]
+    monkeypatch.setattr(wiring, "SINKS", lines)
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    with pytest.raises(UndeclaredSetting, match="sink screen reads the setting 'language'"):
+        build(parse_config(DEFAULT_TOML), mode="mock", db=tmp_path / "j.db", display="dummy", audio="none",
+              web="off")
 
 
 def test_a_registry_line_naming_no_setting_is_refused_naming_it():
