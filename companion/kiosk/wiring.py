@@ -1,5 +1,8 @@
 """Assembling the kiosk: config -> journal, hardware, sinks, controller; the main loop with signals,
 sd_notify (READY, WATCHDOG, STATUS) and a clean stop. Used by ``hotstreak run`` and ``hotstreak demo``.
+
+The sinks come from one registry, ``SINKS``: a line a sink, with its name, its factory and the settings it
+reads (the factory sees only those). Adding a sink is its module plus one line there (docs/architecture.md).
 """
 
 from __future__ import annotations
