@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from companion.kiosk.config import DEFAULT_TOML, DUMP, Config, ConfigError, config_toml, parse_config
-from companion.kiosk.settings import SETTINGS, Setting, default_toml, main, toml_value, with_reference
+from companion.kiosk.config_reference import main, with_reference
+from companion.kiosk.settings import SETTINGS, Setting, default_toml, toml_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_docs_config_md_holds_the_reference_made_from_the_table():
     text = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
-    assert with_reference(text) == text, "run: python -m companion.kiosk.settings docs/config.md"
+    assert with_reference(text) == text, "run: python -m companion.kiosk.config_reference docs/config.md"
     for setting in SETTINGS:
         assert f"| `{setting.path}` |" in text
 
