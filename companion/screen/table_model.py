@@ -48,9 +48,8 @@ class ViewOptions(TypedDict, total=False):
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
     """The screen's name of 0-based ``seat``: the view's resolved name when it has one, else "Seat N" in
     ``language``."""
-    if view is not None and 0 <= seat < len(view.seats) and view.seats[seat].named:
-        return view.seats[seat].name
-    return say(language, "seat", n=seat + 1)
+    unnamed = say(language, "seat", n=seat + 1)
+    return view.seat_name(seat, unnamed) if view is not None else unnamed
 
 
 def ticket_text(bet: Bet, language: str = "en") -> str:

@@ -198,11 +198,12 @@ class TableView:
     journal_identity: str | None = None  # the journal's own random id (Journal.identity); None: none known
     seat_codes: Mapping[int, str] = field(default_factory=dict)  # 1-based seat -> the phone's consent code
 
-    def seat_name(self, seat: int) -> str:
-        """The name of 0-based ``seat`` (a seat not at the table gets ``seat_word``)."""
-        if 0 <= seat < len(self.seats):
+    def seat_name(self, seat: int, unnamed: str | None = None) -> str:
+        """The one name of 0-based ``seat``: typed, else the config's, else ``seat_word`` ("Seat 3"). A sink
+        that words an unnamed seat in its own words passes them as ``unnamed`` (the text for this seat)."""
+        if 0 <= seat < len(self.seats) and (unnamed is None or self.seats[seat].named):
             return self.seats[seat].name
-        return self.seat_word.format(n=seat + 1)
+        return self.seat_word.format(n=seat + 1) if unnamed is None else unnamed
 
     @property
     def players(self) -> int:

@@ -122,3 +122,12 @@ def test_the_answers_are_worked_out_once_per_view():
     view = build(racing_table())
     assert view.tickets is view.tickets and view.stacks is view.stacks and view.pots is view.pots
     assert Mascot.HURLEY.value in view.placings_now
+
+
+def test_each_seat_has_one_name_and_a_sink_words_only_an_unnamed_one():
+    table = Table()
+    for text in ("HS-NEW", "HS-PLAYERS-3", "HS-NAME-2:Bo"):
+        table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    view = build(table, names=("Ann",), seat_word="Speler {n}")
+    assert [view.seat_name(s) for s in range(3)] == ["Ann", "Bo", "Speler 3"]
+    assert [view.seat_name(s, "Jugador") for s in range(4)] == ["Ann", "Bo", "Jugador", "Jugador"]
