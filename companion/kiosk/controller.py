@@ -13,6 +13,12 @@ on once it saves again. A crash between the two steps loses an input nobody saw 
 
 The table is the replay of the current game only (from the latest ``HS-NEW`` still in effect). An input that
 no longer applies on replay (an edited data file) is kept in the journal, marked and reported, never deleted.
+
+This module holds only that flow: take an input, journal it, apply it, build the view, hand it to the sinks.
+Its parts live beside it, each named after what it holds: ``inputs`` (the Result of an input, replay),
+``rescue`` (the journal's trouble, rescue and retry), ``current_game`` (the replayed game and its journaled
+list), ``records`` (finished games and the form line), ``wording`` (the race call's words of an input),
+``feeds`` (odds and the page's address taken in between inputs) and ``page_hooks`` (the page's seat codes).
 """
 
 from __future__ import annotations
