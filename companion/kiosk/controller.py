@@ -44,7 +44,7 @@ from companion.kiosk.rescue import RETRY_SECONDS, SAVE_FAILED, SAVING, JournalRe
 from companion.kiosk.wording import CallWords
 from companion.rules.codes import parse_code
 from companion.rules.deck import Deck
-from companion.rules.errors import HotStreakError, Reason, RefusedError
+from companion.rules.errors import HotStreakError, Reason, RefusalMessage, RefusedError
 from companion.rules.events import Event
 from companion.rules.game_events import PhaseChanged
 from companion.rules.track import Track
@@ -67,7 +67,8 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
 
     ``sinks`` are called in order; ``lights`` (the LED strip's sink) is called first and drawn at once after
     every accepted input, before the other sinks do their work. ``join_url()`` gives the phone page's address
-    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`."""
+    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`.
+    ``service`` (the wiring's ``companion.service.runner.Service``) takes every input while the service mode is on."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Sink] = (), lights: Sink | None = None,
@@ -115,6 +116,7 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
         self._refresh_history()
         self.view = self._view()
         self.summarising = True  # older games without a summary are summarised one per idle loop pass
+        self.service: Any = None  # companion.service.runner.Service: takes every input while it is on
 
     # ----- the view -----------------------------------------------------------------------------------
     def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
@@ -145,6 +147,8 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
         """Journal and apply one input now; returns what became of it. Never raises for bad input."""
         now = self.clock()
         text = text.strip()
+        if self.service is not None and self.service.takes(text, source):  # never a game input, never journaled
+            return self._serve(text, source, request, now)
         if text.upper() == UNDO:
             result, error = self._undo(source, now)
         else:
@@ -169,6 +173,19 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
             for sink in self._all():
                 self._call(sink, "refused", sink.refused, error, self.view, now)
         return result
+
+    def _serve(self, text: str, source: str, request: int | None, now: float) -> Result:
+        """An input of the service mode; leaving it redraws every sink from the unchanged table."""
+        why = self.service.handle(text, source, now)
+        if why is None:
+            if not self.service.active:
+                self._reset(now)
+            return Result(text, True, request=request)
+        error = RefusedError(why, Reason.BUSY, code=text)
+        self.view = dataclasses.replace(self.view, input=InputView(text, source, request, False))
+        for sink in self._all():
+            self._call(sink, "refused", sink.refused, error, self.view, now)
+        return Result(text, False, message=RefusalMessage(error), error=error, request=request)
 
     def _apply(self, text: str, source: str, now: float) -> tuple[Result, RefusedError | None]:
         chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
@@ -240,6 +257,8 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
 
     def _draw(self, now: float) -> None:
         """Show the notices waiting, draw every sink, ping the watchdog (``on_tick``)."""
+        if self.service is not None:
+            self.view = self.service.show(self.view, now)  # the service screen's data, its LED frame drawn
         while self.notices:
             notice = self.notices.pop(0)
             for sink in self._all():
@@ -261,7 +280,8 @@ class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
 
     def _all(self) -> list[Sink]:
         """Every sink, the lights first."""
-        return ([self.lights] if self.lights is not None else []) + list(self.sinks)
+        lit = self.lights is not None and not (self.service is not None and self.service.active)
+        return ([self.lights] if lit and self.lights is not None else []) + list(self.sinks)
 
     @staticmethod
     def _call(sink: Sink, what: str, method: Callable[..., None], *args: Any) -> None:
