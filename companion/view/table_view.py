@@ -214,10 +214,15 @@ class TableView:
     def race_no(self) -> int:
         return self.game.race_no if self.game is not None else 0
 
+    @functools.cached_property
+    def situation(self) -> OddsSituation | None:
+        """What live odds are wanted for now (:func:`odds_situation`), worked out once per view."""
+        return odds_situation(self)
+
     @property
     def odds_current(self) -> Odds | None:
         """The odds when they were made for the table as it is now, else None (being computed)."""
-        situation = odds_situation(self)
+        situation = self.situation
         if self.odds is None or situation is None or self.odds.key != situation.key:
             return None
         return self.odds.places

@@ -131,3 +131,19 @@ def test_each_seat_has_one_name_and_a_sink_words_only_an_unnamed_one():
     view = build(table, names=("Ann",), seat_word="Speler {n}")
     assert [view.seat_name(s) for s in range(3)] == ["Ann", "Bo", "Speler 3"]
     assert [view.seat_name(s, "Jugador") for s in range(4)] == ["Ann", "Bo", "Jugador", "Jugador"]
+
+
+def test_the_odds_situation_is_worked_out_once_per_view(monkeypatch):
+    import companion.view.table_view as table_view
+    from companion.view.table_view import OddsView
+    view = build(racing_table())
+    situation = table_view.odds_situation(view)
+    assert situation is not None
+    odds = OddsView({m.value: (0.25,) * 4 for m in Mascot}, situation.key, situation.cards, situation.card)
+    view = view.with_odds(odds)
+    calls = []
+    real = table_view.odds_situation
+    monkeypatch.setattr(table_view, "odds_situation", lambda v: calls.append(v) or real(v))
+    assert view.odds_current is not None and view.odds_shown is not None and not view.odds_stale
+    assert view.odds_card == situation.card and view.situation == situation
+    assert len(calls) == 1
