@@ -113,17 +113,17 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
         earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
         before = dict(enumerate(earlier))
     due = set(game.seats_without_double) if game.draft_complete else set()
-    paid = ({seat: tuple(t.paid for t in money if t.paid is not None) for seat, money in view.tickets.items()}
+    paid = ({seat: tuple(t.paid for t in money) for seat, money in view.tickets.items()}
             if view.phase is Phase.PAYOUTS and game.settled and view.race is not None else {})
     codes = view.seat_codes  # a phone claims these seats with the code shown beside them
 
     def shown(s: int) -> str:
         return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
-    now = ({seat: tuple(t.if_ended for t in money if t.if_ended is not None) for seat, money in view.tickets.items()}
-           if view.phase is Phase.RACING and view.race is not None else {})
+    now = ({seat: tuple(t.if_ended or 0 for t in money) for seat, money in view.tickets.items()}
+           if view.phase is Phase.RACING and view.race is not None else {})  # if_ended is given while racing
     seats = tuple(SeatView(shown(s.seat), before.get(s.seat, s.money) if race_end else s.money,
                            before.get(s.seat), tuple(
-        ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
+        ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid and paid[s.seat][k] is not None else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
         tuple(b.ticket.stack for b in s.tickets), now.get(s.seat, ())) for s in view.seats)
     known: dict[str, list[str]] = {}

@@ -71,10 +71,10 @@ class TicketMoney:
 
 @dataclass(frozen=True, slots=True)
 class PotShare:
-    """One seat's open-variant bet against the pots (docs/rules.md 7): ``places`` the dollars it would take
-    if its mascot were paid 1st, 2nd, 3rd (each place pot split among the bets on that mascot), times
-    ``factor`` (the double's when the mascot is doubled, else 1); ``side`` what its answer takes of the side pot once the answer is known (0 when wrong;
-    None when there is no answer or it is not known)."""
+    """One seat's open-variant bet against the pots (docs/rules.md 7): ``places`` the dollars it would take if its
+    mascot were paid 1st, 2nd, 3rd (each place pot split among the bets on that mascot), times ``factor`` (the
+    double's when the mascot is doubled, else 1); ``side`` what its answer takes of the side pot once the answer
+    is known (0 when wrong; None when there is no answer or it is not known)."""
 
     places: tuple[int, ...] = ()
     factor: int = 1

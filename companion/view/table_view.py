@@ -374,4 +374,5 @@ def odds_situation(view: TableView) -> OddsSituation | None:
 
 
 __all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "PotShare", "SeatView",
-           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build", "odds_situation", "seat_name"]
+           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build",
+           "odds_situation", "seat_name"]
