@@ -24,7 +24,8 @@ SAVING = Notice("Saving - the SD card is slow, one moment", "saving")
 
 class JournalRescue:
     """Writes to ``journal`` on its own thread (:meth:`_saving`), says when it cannot save (``problem``) and
-    tries it again (:meth:`_retry`). The controller supplies the table's ``_load``, ``_reset`` and ``_draw``."""
+    tries it again (:meth:`_retry`). The rest of the controller supplies ``_load`` (the table from the journal,
+    ``companion.kiosk.current_game``), ``_reset`` and ``_draw``. Logs as ``companion.kiosk.controller``."""
 
     journal: Journal
     entries: list[Entry]
@@ -37,7 +38,7 @@ class JournalRescue:
     _rescued: str | None
     _writer: ThreadPoolExecutor | None
 
-    if TYPE_CHECKING:  # the controller's
+    if TYPE_CHECKING:  # the rest of the controller's
         def _load(self, report: bool = False) -> Table: ...
 
         def _reset(self, now: float) -> None: ...
