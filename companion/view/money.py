@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from companion.rules.betting import LEVELS, SIDES, STACKS, Bet, TicketTable, bet_amount
+from companion.rules.betting import LEVELS, SIDES, STACKS, Bet, Ticket, TicketTable, bet_amount
 from companion.rules.mascots import Mascot
 from companion.rules.open_bets import SeatBet
 from companion.rules.race import Race
@@ -100,9 +100,8 @@ def stack_offers(taken: Mapping[str, int], table: TicketTable, answer: bool | No
         pays = table.side if stack in SIDE_STACKS else table.mascot
         safe, risky = tuple(pays[(top, "safe")]), tuple(pays[(top, "risky")])
         answered = None
-        if stack in SIDE_STACKS and answer is not None:
-            right = (stack == "yes") == answer
-            answered = {side: pays[(top, side)][0 if right else 1] for side in SIDES}
+        if stack in SIDE_STACKS and answer is not None:  # the rules' own amount (race 1: no double to check)
+            answered = {side: bet_amount(Bet(Ticket(stack, top), side), {}, answer, table, 1) for side in SIDES}
         out.append(StackOffer(stack, len(LEVELS) - gone, top, safe, risky, answered))
     return tuple(out)
 
@@ -119,9 +118,7 @@ def ticket_money(bets: Iterable[Bet], table: TicketTable, race_no: int, race: Ra
         side = bet.ticket.is_side
         factor = table.double_factor if bet.double else 1
         pays = tuple(table.side[(bet.ticket.level, bet.side)] if side else table.mascot[(bet.ticket.level, bet.side)])
-        answered = None
-        if side and answer is not None:
-            answered = factor * (pays[0] if (bet.ticket.stack == "yes") == answer else pays[1])
+        answered = bet_amount(bet, {}, answer, table, race_no) if side and answer is not None else None
         if_ended = bet_amount(bet, now, bool(answer), table, race_no) if now is not None else None
         paid = (bet_amount(bet, over, answer, table, race_no)
                 if over is not None and (not side or answer is not None) else None)
