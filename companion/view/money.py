@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from companion.rules.betting import LEVELS, SIDES, STACKS, Bet, Ticket, TicketTable, bet_amount
+from companion.rules.betting import LEVELS, SIDES, STACKS, Bet, Ticket, TicketTable, bet_amount, pot_share
 from companion.rules.mascots import Mascot
 from companion.rules.open_bets import SeatBet
 from companion.rules.race import Race
@@ -135,11 +135,11 @@ def pot_shares(bets: Mapping[int, SeatBet], table: TicketTable, answer: bool | N
         factor = table.double_factor if bet.double == "mascot" else 1
         if bet.mascot is not None:
             same = sum(b.mascot == bet.mascot for b in bets.values())
-            places = tuple(pot // max(1, same) for pot in table.place_pots)
+            places = tuple(pot_share(pot, same, False, table) for pot in table.place_pots)
         side = None
         if bet.answer is not None and answer is not None:
             right = sum((b.answer is not None and b.answer == answer) for b in bets.values())
-            gain = table.side_pot // max(1, right) * (table.double_factor if bet.double == "side" else 1)
+            gain = pot_share(table.side_pot, right, bet.double == "side", table)
             side = gain if bet.answer == answer else 0
         out[seat] = PotShare(places, factor, side)
     return out

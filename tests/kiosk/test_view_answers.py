@@ -14,8 +14,8 @@ from companion.view.table_view import build
 
 ROOT = Path(__file__).resolve().parents[2] / "companion"
 SINK_FOLDERS = ("screen", "web", "call", "voice", "lights")
-RULES_MONEY = {"bet_amount", "settle", "settle_open", "open_gains", "check_bets", "STACKS", "LEVELS", "seat_name",
-               "Stacks", "OpenBook", "side_bet_count", "realise"}
+RULES_MONEY = {"bet_amount", "settle", "settle_open", "open_gains", "pot_share", "check_bets", "STACKS", "LEVELS",
+               "seat_name", "Stacks", "OpenBook", "side_bet_count", "realise"}
 """Names of companion.rules a sink may not import: they compute money, stacks, places or names."""
 RULES_ATTRIBUTES = {"placings_if_ended", "place_pots", "side_pot", "double_factor", "stacks_taken"}
 """Attributes of rule values whose use is a computation of money or places (the view answers with them)."""
