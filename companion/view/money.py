@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from companion.rules.betting import LEVELS, SIDES, STACKS, Bet, Ticket, TicketTable, bet_amount, pot_share
+from companion.rules.betting import (LEVELS, SIDES, STACKS, Bet, Ticket, TicketTable, bet_amount, open_gains,
+                                     pot_share)
 from companion.rules.mascots import Mascot
 from companion.rules.open_bets import SeatBet
 from companion.rules.race import Race
@@ -74,11 +75,13 @@ class PotShare:
     """One seat's open-variant bet against the pots (docs/rules.md 7): ``places`` the dollars it would take if its
     mascot were paid 1st, 2nd, 3rd (each place pot split among the bets on that mascot), times ``factor`` (the
     double's when the mascot is doubled, else 1); ``side`` what its answer takes of the side pot once the answer
-    is known (0 when wrong; None when there is no answer or it is not known)."""
+    is known (0 when wrong; None when there is no answer or it is not known); ``if_ended`` what the bet would
+    take of both pots if the race being run ended now (None when no race is run or the bet names no mascot)."""
 
     places: tuple[int, ...] = ()
     factor: int = 1
     side: int | None = None
+    if_ended: int | None = None
 
 
 def placings_now(race: Race) -> dict[str, int]:
@@ -126,9 +129,18 @@ def ticket_money(bets: Iterable[Bet], table: TicketTable, race_no: int, race: Ra
     return tuple(out)
 
 
-def pot_shares(bets: Mapping[int, SeatBet], table: TicketTable, answer: bool | None) -> dict[int, PotShare]:
+def pot_shares(bets: Mapping[int, SeatBet], table: TicketTable, answer: bool | None, race: Race | None = None,
+               race_no: int = 1) -> dict[int, PotShare]:
     """Each seat's share of the open variant's pots with the ``bets`` as they stand (seat -> bet); ``answer``
-    the side bet's answer as far as known."""
+    the side bet's answer as far as known; ``race`` the race being run in race ``race_no`` (None: none), for
+    ``if_ended`` (settled as the rules settle the race's end: a seat without an answer takes no side share)."""
+    ended: dict[int, int] = {}
+    if race is not None:
+        happened = bool(answer)
+        seats = [s for s, b in bets.items() if b.mascot is not None]
+        gains = open_gains([bets[s].to_bet(no_answer=not happened) for s in seats], race.placings_if_ended(),
+                           happened, table, race_no)
+        ended = {s: mascot + side for s, (mascot, side) in zip(seats, gains)}
     out = {}
     for seat, bet in bets.items():
         places: tuple[int, ...] = ()
@@ -141,7 +153,7 @@ def pot_shares(bets: Mapping[int, SeatBet], table: TicketTable, answer: bool | N
             right = sum((b.answer is not None and b.answer == answer) for b in bets.values())
             gain = pot_share(table.side_pot, right, bet.double == "side", table)
             side = gain if bet.answer == answer else 0
-        out[seat] = PotShare(places, factor, side)
+        out[seat] = PotShare(places, factor, side, ended.get(seat))
     return out
 
 

@@ -273,11 +273,14 @@ class TableView:
 
     @functools.cached_property
     def pots(self) -> Mapping[int, PotShare]:
-        """0-based seat -> its open-variant bet's share of the pots, with the bets as they stand."""
+        """0-based seat -> its open-variant bet's share of the pots, with the bets as they stand, and what it would
+        take if the race being run ended now."""
         game = self.game
         if game is None:
             return _frozen({})
-        return _frozen(money.pot_shares(game.open_bets, game.ticket_table, self.side_bet.answer))
+        running = self.race if self.phase is Phase.RACING else None
+        return _frozen(money.pot_shares(game.open_bets, game.ticket_table, self.side_bet.answer, running,
+                                        game.race_no))
 
     @functools.cached_property
     def placings_now(self) -> Mapping[str, int]:

@@ -147,3 +147,21 @@ def test_the_odds_situation_is_worked_out_once_per_view(monkeypatch):
     assert view.odds_current is not None and view.odds_shown is not None and not view.odds_stale
     assert view.odds_card == situation.card and view.situation == situation
     assert len(calls) == 1
+
+
+def test_an_open_bet_would_take_its_pots_share_if_the_race_ended_now():
+    import dataclasses
+
+    from companion.rules import Race
+    table = Table()
+    for text in ("HS-NEW", "HS-PLAYERS-9", "HS-GO", "HS-BET-1-HURLEY", "HS-BET-2-HURLEY", "HS-BET-2-NO"):
+        table.apply(text, {"side_bet_order": list(range(12))} if text.startswith("HS-PLAYERS") else None)
+    race = Race()
+    race.push_text("H+3")  # Hurley ahead of the field: paid 1st if the race ended now
+    view = dataclasses.replace(build(table), phase=Phase.RACING, race=race)
+    assert table.game is not None
+    place_pots, side_pot = table.game.ticket_table.place_pots, table.game.ticket_table.side_pot
+    # two bets on Hurley share the 1st place pot; the side bet has not happened: NO is right, and seat 2 alone said it
+    assert view.pots[0].if_ended == place_pots[0] // 2
+    assert view.pots[1].if_ended == place_pots[0] // 2 + side_pot
+    assert build(table).pots[1].if_ended is None  # no race is run while betting
