@@ -1,0 +1,110 @@
+"""The one phrase catalogue: every word the table says or shows, one data file per language.
+
+``sounds/phrases/<lang>.toml`` (package data ``companion/sounds/phrases``) holds, by section:
+
+- ``[meta]`` the language's name and espeak-ng ``voice``;
+- ``[words]``, ``[places]``, ``[sidebets]``, ``[outcomes]``: the shared vocabulary every output fills phrases
+  with (joining words and list items, place words, side bet questions, life outcomes);
+- ``[shown]`` the plain form of each phrase the screen, the phone and the console show (race call lines,
+  refusals); the voice says it too, as the first phrasing of its key;
+- ``[voice]`` the spoken phrasings (for a key also in ``[shown]``: the ones after it);
+- ``[screen_call]`` the screen's race call panel's own long forms (a move names its space);
+- ``[screen]`` the screen's labels (:func:`companion.screen.words.say`);
+- ``[phone]`` the phone page's words (``GET /api/words?lang=xx``);
+- ``[console]``, ``[console_words]`` (English only) the printed race call of the console and ``hotstreak simulate``.
+
+Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
+screen. This module imports only the standard library: every sink folder may import it.
+
+>>> cat = load_catalogue("nl")
+>>> cat.shown["fell"] == cat.phrases["fell"][0]
+True
+>>> cat.screen_words["your_pick"]
+'{name}, jouw keuze'
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
+"""The table's languages: a ``sounds/phrases/<lang>.toml`` each."""
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's words. ``phrases[key]`` the spoken phrasings (the first is the plain one, ``shown[key]``
+    where the key has one); ``voice`` the espeak-ng voice; ``places[n]`` the word for paid place n; ``words`` the
+    small words: ``all`` (a green card's ``who``), ``seat`` ("Seat {n}"), ``list_sep``/``list_and`` (or
+    ``<field>_sep``/``<field>_and``) and ``<field>_item`` templates for list fields (``<field>_shared_item`` for
+    the mascots of a shared place, said once); ``sidebets`` the side bet questions by card id; ``outcomes`` the
+    life-outcome lines by the ``from`` dollars of their band (empty: the game data's English lines); ``shown``
+    the plain written form by key; ``screen`` the race call panel's own long forms by event key
+    (:mod:`companion.call.screencall`); ``screen_words`` the screen's labels; ``phone`` the phone page's words
+    (strings, or a list for ``places``); ``console``/``console_words`` the printed call's templates and small
+    words (English only, empty elsewhere)."""
+
+    lang: str
+    voice: str
+    phrases: dict[str, tuple[str, ...]]
+    places: dict[int, str]
+    words: dict[str, str]
+    sidebets: dict[str, str]
+    outcomes: dict[int, str] = field(default_factory=dict)
+    screen: dict[str, str] = field(default_factory=dict)
+    shown: dict[str, str] = field(default_factory=dict)
+    screen_words: dict[str, str] = field(default_factory=dict)
+    phone: dict[str, Any] = field(default_factory=dict)
+    console: dict[str, str] = field(default_factory=dict)
+    console_words: dict[str, str] = field(default_factory=dict)
+
+
+def sounds_dir() -> Path:
+    """The ``sounds`` folder: ``companion/sounds`` (installed package data, or in a checkout the symlink to the
+    top-level ``sounds/``), else the checkout's ``sounds/`` next to the package (where symlinks are not kept).
+
+    Raises FileNotFoundError naming both places if neither holds the phrase catalogue.
+    """
+    here = Path(__file__).resolve().parent
+    for path in (here / "sounds", here.parent / "sounds"):
+        if (path / "phrases").is_dir():
+            return path
+    raise FileNotFoundError(f"no sounds folder with phrases/: expected {here / 'sounds'} (installed) or "
+                            f"{here.parent / 'sounds'} (a checkout)")
+
+
+def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
+    table = data.get(section, {})
+    bad = [k for k, v in table.items() if not isinstance(v, str)]
+    if not isinstance(table, dict) or bad:
+        raise ValueError(f"{path}: [{section}] {', '.join(bad) or section} should be text")
+    return dict(table)
+
+
+@functools.lru_cache(maxsize=None)
+def load_catalogue(lang: str) -> Catalogue:
+    """Load ``sounds/phrases/<lang>.toml``. Raises ValueError for a language not in :data:`LANGUAGES` or a file
+    whose ``[meta]``, ``[voice]`` or ``[places]`` is missing (naming the file and section)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGUAGES)})")
+    path = sounds_dir() / "phrases" / f"{lang}.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    missing = [s for s in ("meta", "voice", "places") if s not in data]
+    if missing:
+        raise ValueError(f"{path}: no [{'], ['.join(missing)}] section")
+    shown = _strings(data, "shown", path)
+    spoken: dict[str, list[str]] = data["voice"]
+    phrases = {k: ((shown[k],) if k in shown else ()) + tuple(spoken.get(k, ())) for k in {**shown, **spoken}}
+    return Catalogue(
+        lang, data["meta"]["voice"], phrases, {int(k): v for k, v in data["places"].items()},
+        _strings(data, "words", path), _strings(data, "sidebets", path),
+        {int(k): v for k, v in data.get("outcomes", {}).items()}, _strings(data, "screen_call", path), shown,
+        _strings(data, "screen", path), dict(data.get("phone", {})), _strings(data, "console", path),
+        _strings(data, "console_words", path))
+
+
+__all__ = ["LANGUAGES", "Catalogue", "load_catalogue", "sounds_dir"]
