@@ -221,7 +221,7 @@ def make_hardware(mode: str | None = "auto", *, on_line: Callable[[str], None], 
                   debounce: float = 0.05, script: str | Path | None = None, scanner_lines: Iterable[str] | None = None,
                   repeat_window: float = 0.8, window: bool = False, clock: Callable[[], float] = time.monotonic,
                   sleep: Callable[[float], Any] | None = None, env: Mapping[str, str] | None = None,
-                  model_path: str | Path = MODEL_PATH) -> Hardware:
+                  model_path: str | Path = MODEL_PATH, on_chord: Callable[[], Any] | None = None) -> Hardware:
     """Build the table's hardware for ``mode`` (see :func:`resolve_mode`); nothing is started yet.
 
     The scanner comes from :func:`make_scanner` (``scanner_*``, ``hid_device``, ``layout``, ``max_length``,
@@ -230,7 +230,9 @@ def make_hardware(mode: str | None = "auto", *, on_line: Callable[[str], None], 
     per item of ``led_rows``); buttons on ``button_pins`` (undo 17, go 27) through gpiozero, on its
     MockFactory in mock mode. ``hw.keys`` maps desktop keys (u undo, g/space go) onto the buttons' press.
 
-    ``on_line(text)`` gets each accepted scan and ``on_button(name)`` each press, both on device threads.
+    ``on_line(text)`` gets each accepted scan and ``on_button(name)`` each press, both on device threads;
+    ``on_chord()`` both buttons held together 3 s (then a pin's press is delivered at its release: see
+    :class:`hardware.buttons.Buttons`).
     Raises ValueError for a bad mode or option; device failures degrade instead.
     """
     chosen = resolve_mode(mode, env=env, model_path=model_path)
@@ -249,14 +251,15 @@ def make_hardware(mode: str | None = "auto", *, on_line: Callable[[str], None], 
     if chosen == "mock":
         try:
             from gpiozero.pins.mock import MockFactory
-            buttons = Buttons(on_button, button_pins, debounce=debounce, clock=clock, pin_factory=MockFactory())
+            buttons = Buttons(on_button, button_pins, debounce=debounce, clock=clock, pin_factory=MockFactory(),
+                              on_chord=on_chord)
             buttons.status += " (mock pins)"
         except Exception as exc:
             buttons = KeyButtons(on_button, debounce=debounce, clock=clock)
             log.info("mock buttons without gpiozero (%s); keys only", explain(exc, "gpiozero"))
     else:
         try:
-            buttons = Buttons(on_button, button_pins, debounce=debounce, clock=clock)
+            buttons = Buttons(on_button, button_pins, debounce=debounce, clock=clock, on_chord=on_chord)
         except ValueError:
             raise
         except Exception as exc:

@@ -73,11 +73,17 @@ def _deliver(name: str, debounce: Debouncer, history: list[str], on_press: Calla
     if not debounce.accept(name):
         return False
     history.append(name)
-    try:
-        on_press(name)
-    except Exception:
-        log.exception("buttons: on_press handler failed for %r", name)
+    _call(on_press, name)
     return True
+
+
+def _call(handler: Callable[..., Any] | None, name: str | None) -> None:
+    """``handler(name)`` (``handler()`` for None), a failure logged."""
+    try:
+        if handler is not None:
+            handler() if name is None else handler(name)
+    except Exception:
+        log.exception("buttons: handler failed for %r", name or "the chord")
 
 
 class Buttons(Device):
@@ -88,10 +94,17 @@ class Buttons(Device):
     (a ``MockFactory`` on a desktop or in tests; None = gpiozero's default for the board). ``history``
     lists accepted presses in order. Raises ValueError for a bad pin map, and whatever gpiozero raises when
     the pins cannot be used (the hardware factory turns that into a no-op with a status line).
+
+    With ``on_chord``, holding every button together for ``hold`` seconds is one more gesture (the service
+    mode's way in and out): a pin's press is then delivered when the button is let go, so a button pressed
+    while another is held is part of the chord and neither press reaches ``on_press``; ``on_chord()`` is
+    called at the first release after the buttons were held together ``hold`` s. (A desktop key, through
+    :meth:`press`, is delivered at once as before.)
     """
 
     def __init__(self, on_press: Callable[[str], Any], pins: Mapping[str, int] | None = None, *,
-                 debounce: float = 0.05, clock: Callable[[], float] = time.monotonic, pin_factory: Any = None):
+                 debounce: float = 0.05, clock: Callable[[], float] = time.monotonic, pin_factory: Any = None,
+                 on_chord: Callable[[], Any] | None = None, hold: float = 3.0):
         pins = dict(DEFAULT_PINS if pins is None else pins)
         numbers = list(pins.values())
         if not pins or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= 27 for p in numbers):
@@ -102,6 +115,10 @@ class Buttons(Device):
         self.pins = pins
         self.history: list[str] = []
         self._debounce = Debouncer(debounce, clock)
+        self.clock, self.on_chord, self.hold = clock, on_chord, hold
+        self._held: dict[str, float] = {}   # chord mode: button -> when its accepted press began
+        self._chorded: set[str] = set()     # ... the buttons of a chord now held
+        self._chord_at: float | None = None  # ... when every button was held together
         from gpiozero import Button  # lazy: gpiozero picks its pin backend on first use
         self._devices: dict[str, Any] = {}
         try:
@@ -117,13 +134,32 @@ class Buttons(Device):
 
     def _handler(self, name: str) -> Callable[[], None]:
         def pressed() -> None:
-            self.press(name)
+            if self.on_chord is None:
+                self.press(name)
+            elif self._debounce.accept(name):
+                self._held[name] = self.clock()
+                if len(self._held) == len(self.pins):
+                    self._chord_at, self._chorded = self.clock(), set(self._held)
         return pressed
 
     def _release_handler(self, name: str) -> Callable[[], None]:
         def released() -> None:
             self._debounce.released(name)
+            if self.on_chord is not None and self._held.pop(name, None) is not None:
+                self._let_go(name)
         return released
+
+    def _let_go(self, name: str) -> None:
+        """Chord mode: ``name`` was let go after an accepted press: a press, or part of the chord."""
+        if name not in self._chorded:
+            self.history.append(name)
+            _call(self.on_press, name)
+            return
+        if self._chord_at is not None and self.clock() - self._chord_at >= self.hold:
+            self.history.append("chord")
+            _call(self.on_chord, None)
+        self._chord_at = None
+        self._chorded.discard(name)
 
     def press(self, name: str) -> bool:
         """Register a press of ``name`` (what the pin callback does); True if accepted."""

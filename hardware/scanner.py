@@ -86,6 +86,9 @@ class ScanParser:
         self._skipping = False  # discarding an over-long line until its terminator
         self._last_text: str | None = None
         self._last_time = 0.0
+        self._started: float | None = None  # when the first byte of the line in the buffer came
+        self.suffix = ""                   # the last line's end as read ("CR LF"), for the service mode
+        self.line_seconds: float | None = None  # the last line's first byte to its end (by ``clock``)
 
     def reset(self) -> None:
         """Forget the partial line (e.g. after a reconnect); counters and the repeat memory stay."""
@@ -95,12 +98,19 @@ class ScanParser:
     def feed(self, data: bytes) -> list[str]:
         """Add ``data`` to the buffer; return the codes completed by it (possibly none)."""
         out: list[str] = []
+        if self._started is None and data.strip(_TERMINATORS):
+            self._started = self.clock()
         self._buf.extend(data)
         while True:
             cut = _first_terminator(self._buf)
             if cut < 0:
                 break
             raw = bytes(self._buf[:cut])
+            if raw:
+                ends = len(self._buf[cut:]) - len(bytes(self._buf[cut:]).lstrip(_TERMINATORS))
+                self.suffix = " ".join({13: "CR", 10: "LF"}[b] for b in self._buf[cut:cut + ends])
+                self.line_seconds = None if self._started is None else self.clock() - self._started
+                self._started = None if not self._buf[cut + ends:].strip(_TERMINATORS) else self.clock()
             del self._buf[:cut + 1]
             if self._skipping:
                 self._skipping = False

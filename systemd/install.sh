@@ -75,7 +75,8 @@ Options:
                        Without it: the scanner plugged in now (or the ids saved by an earlier run)
   --scanner-mode M     auto, serial or hid (default: [scanner] mode in /etc/$APP/config.toml, else auto)
   --prefix DIR         install directory (default $PREFIX): an absolute path of letters, digits and ._+-/
-                       that is new, empty, or an earlier install of this script
+                       that is new, empty, or an earlier install of this script, and that only root can
+                       write (not the service user, its groups or everyone, nor any folder above it)
   --no-start           enable the service but do not (re)start it now
   --skip-apt           do not install apt packages
   --offline            no running systemd (a chroot or an image build; found by itself when
@@ -497,6 +498,63 @@ ensure_user() {
     run usermod --append --groups "$(IFS=,; echo "${GROUPS_NEEDED[*]}")" "$APP"
 }
 
+# A user's or group's numeric id ("" when there is none): from the --root tree when --root is given.
+user_id() {
+    if [[ -n "$ROOT" ]]; then
+        awk -F: -v name="$1" '$1 == name { print $3; exit }' "$ROOT/etc/passwd" 2>/dev/null || true
+    else
+        id -u "$1" 2>/dev/null || true
+    fi
+}
+
+group_id() {
+    if [[ -n "$ROOT" ]]; then
+        awk -F: -v name="$1" '$1 == name { print $3; exit }' "$ROOT/etc/group" 2>/dev/null || true
+    else
+        getent group "$1" 2>/dev/null | cut -d: -f3 || true
+    fi
+}
+
+# The prefix holds the venv that this script runs as root on its next run (python3, pip): the service user must
+# not be able to change anything on the way to it. Refused: a prefix inside a folder systemd gives the service
+# (/var/lib/hotstreak, /var/cache/hotstreak, ...), a symlink on the way, and the prefix or any folder above it
+# that exists and is owned by the service user, writable by one of its groups, or writable by everyone without
+# the sticky bit (as /tmp has).
+check_prefix_owner() {
+    local path="$PREFIX" uid owner group_owner perm mode group gid
+    local -a groups=("$APP" "${GROUPS_NEEDED[@]}" input)
+    case "$PREFIX/" in
+        "/var/lib/$APP/"*|"/var/cache/$APP/"*|"/var/log/$APP/"*|"/etc/$APP/"*|"/home/$APP/"*)
+            die "--prefix '$PREFIX' is inside a folder of the service user $APP, which could then change what a later root run of this script executes; give a directory only root can write, e.g. $DEFAULT_PREFIX" ;;
+    esac
+    uid="$(user_id "$APP")"
+    while :; do
+        if [[ -L "$ROOT$path" ]]; then
+            die "--prefix '$PREFIX': $path is a symlink; give the real path of a directory only root can write"
+        fi
+        if [[ -e "$ROOT$path" ]]; then
+            read -r owner group_owner perm < <(stat -c '%u %g %a' "$ROOT$path")
+            mode=$((8#$perm))
+            if [[ -n "$uid" && "$owner" == "$uid" ]]; then
+                die "--prefix '$PREFIX': $path is owned by the service user $APP, which could then change what a later root run of this script executes; give a directory only root can write, e.g. $DEFAULT_PREFIX"
+            fi
+            if ((mode & 8#020)); then
+                for group in "${groups[@]}"; do
+                    gid="$(group_id "$group")"
+                    if [[ -n "$gid" && "$gid" == "$group_owner" ]]; then
+                        die "--prefix '$PREFIX': $path is writable by group $group of the service user $APP; give a directory only root can write, e.g. $DEFAULT_PREFIX"
+                    fi
+                done
+            fi
+            if ((mode & 8#002)) && ! ((mode & 8#1000)); then
+                die "--prefix '$PREFIX': $path is writable by everyone (mode $perm, no sticky bit); give a directory only root can write, e.g. $DEFAULT_PREFIX"
+            fi
+        fi
+        [[ "$path" != / ]] || break
+        path="$(dirname "$path")"
+    done
+}
+
 # What an earlier version of this script left in the prefix (it wrote no manifest).
 readonly LEGACY_ENTRIES=(venv README.md cmdline-added)
 
@@ -661,6 +719,7 @@ do_install() {
     detect_offline
     say "Installing Hot Streak Companion from $SRC_DIR into $PREFIX${ROOT:+ (root $ROOT)}"
     if ((OFFLINE)); then say "offline: $OFFLINE_WHY; the service is enabled, not started"; fi
+    check_prefix_owner
     check_prefix_for_install
     install_apt_packages
     ensure_user

@@ -1,4 +1,5 @@
-"""The console's sink: the printed race call and refusals on a text stream."""
+"""The console's sink: the printed race call and refusals on a text stream; every accepted input prints at
+least one line, so a table with no screen and no sound still sees each scan taken."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import sys
 from typing import Sequence, TextIO
 
 from companion.call.words import refusal_line
-from companion.rules.errors import RefusedError
+from companion.rules.codes import SideBetCode, parse_code
+from companion.rules.errors import InvalidCodeError, RefusedError
 from companion.rules.events import Event, Revealed
+from companion.rules.game_events import CardLearned
+from companion.rules.table import SeatNamed, VariantChosen
 from companion.view.sink import NullSink
 from companion.view.status import status_line
 from companion.view.table_view import TableView
@@ -21,7 +25,7 @@ class ConsoleSink(NullSink):
         self.out = out
 
     def events(self, events: Sequence[Event], view: TableView, now: float) -> None:
-        for text in view.call:
+        for text in view.call or [taken_line(events, view)]:
             print(text, file=self.out, flush=True)
         race = view.race
         if race is not None and not race.is_over and any(isinstance(e, Revealed) for e in events):
@@ -37,3 +41,29 @@ class ConsoleSink(NullSink):
         """After a start from the journal or an undo: where the table is now."""
         if view.game is not None:
             print(f"Table: {status_line(view, {})}", file=self.out, flush=True)
+
+
+def taken_line(events: Sequence[Event], view: TableView) -> str:
+    """The console's one line for an accepted input that has no race call line (a face-up card, a seat's name,
+    the variant, a side bet card before betting): ``  Took 'HS02': face-up card 1 of 15 (GR+2)``."""
+    text = view.input.text if view.input is not None else "?"
+    return f"  Took {text!r}: {_what(events, view, text)}"
+
+
+def _what(events: Sequence[Event], view: TableView, text: str) -> str:
+    for e in events:
+        if isinstance(e, CardLearned):
+            game = view.game
+            count = f" {len(game.known_cards)} of {game.figures.face_up}" if game is not None else ""
+            return f"face-up card{count} ({e.card.notation()})"
+        if isinstance(e, SeatNamed):
+            return f"seat {e.seat} is {e.name}" if e.name else f"seat {e.seat} has no name now"
+        if isinstance(e, VariantChosen):
+            return f"the {e.variant} variant"
+    try:
+        code = parse_code(text)
+    except InvalidCodeError:
+        return "taken"
+    if isinstance(code, SideBetCode):
+        return f"side bet card {code.number}, shown when betting opens"
+    return "taken"

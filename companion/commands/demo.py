@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import random
+import signal
 import sys
 import threading
 from pathlib import Path
 
+from companion.interrupt import INTERRUPTED
 from companion.kiosk.config import load_config
 from companion.tools.demo import script_path
 from companion.kiosk.wiring import build, install_signal_handlers
+
+HANDLES_INTERRUPT = True  # as `run`: a quiet 130 during start-up, then the main loop stops cleanly
 
 DEMO_SEED = 2026  # the demo's realised randomness (side bet order, announcer phrasing) is the same every run
 
@@ -33,8 +38,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if not args.speed > 0:
-        raise ValueError(f"--speed {args.speed}: expected a positive number")
+    if not 0 < args.speed < math.inf:
+        raise ValueError(f"--speed {args.speed}: expected a positive number (2 = twice as fast)")
     cfg = load_config(args.config)
     script = Path(args.script) if args.script else script_path()
     if script.is_dir():
@@ -68,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
 
     kiosk.run_forever(until=finished)
     phase = controller.table.phase
-    if kiosk.stop.is_set():  # the window closed, Ctrl-C or SIGTERM: a normal end of a demo
+    if kiosk.stopped_by == signal.SIGINT:
+        return INTERRUPTED
+    if kiosk.stop.is_set():  # the window closed or SIGTERM: a normal end of a demo
         return 0
     if phase != "game-over":
         print(f"demo ended in phase {phase}, expected game-over", file=sys.stderr)

@@ -31,10 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deck", help="deck data file (TOML); default: the packaged deck")
 
 
-def _choice(value: str, allowed: tuple[str, ...] | list[str], what: str) -> str:
+def _choice(value: str, allowed: tuple[str, ...] | list[str], what: str, option: str) -> str:
     v = value.strip().lower()
     if v not in allowed:
-        raise ValueError(f"unknown {what} {value!r} (expected one of: {', '.join(allowed)})")
+        raise ValueError(f"{option}: unknown {what} {value!r} (expected one of: {', '.join(allowed)})")
     return v
 
 
@@ -42,7 +42,24 @@ def run(args: argparse.Namespace) -> int:
     if args.codes and args.out is not None:
         raise ValueError(f"--codes lists the codes and writes no sheets; --out {args.out!r} would be ignored "
                          "(expected one of them: --out F.pdf to write the sheets, or --codes to list the codes)")
-    groups = [_choice(g, GROUPS, "label group") for item in (args.only or []) for g in item.split(",") if g.strip()]
+    # every value is checked before anything is read or written, whatever else is missing
+    groups = [_choice(g, GROUPS, "label group", "--only") for item in (args.only or []) for g in item.split(",")
+              if g.strip()]
+    paper = _choice(args.paper, PAPERS, "paper", "--paper") if args.paper else None
+    if args.layout:
+        layout = LAYOUTS[_choice(args.layout, list(LAYOUTS), "layout", "--layout")]
+        if paper and layout.paper != paper:
+            raise ValueError(f"--layout {layout.name!r} is for {layout.paper} paper, not --paper {paper}")
+    else:
+        layout = LAYOUTS[DEFAULT_LAYOUT[paper or "a4"]]
+    symbology = _choice(args.symbology, SYMBOLOGIES, "symbology", "--symbology")
+    try:
+        skip = int(args.skip)
+    except ValueError:
+        skip = -1
+    if not 0 <= skip < layout.per_page:
+        raise ValueError(f"--skip {args.skip} is not a sticker of the {layout.name} sheet "
+                         f"(expected a whole number 0..{layout.per_page - 1})")
     labels = build_labels(load_deck(args.deck), groups or GROUPS)
     if args.codes:
         for line in codes_listing(labels):
@@ -50,18 +67,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.out is None:
         raise ValueError("nothing to do: give --out F.pdf to write the label sheets, or --codes to list the codes")
-    paper = _choice(args.paper, PAPERS, "paper") if args.paper else None
-    if args.layout:
-        layout = LAYOUTS[_choice(args.layout, list(LAYOUTS), "layout")]
-        if paper and layout.paper != paper:
-            raise ValueError(f"layout {layout.name!r} is for {layout.paper} paper, not {paper}")
-    else:
-        layout = LAYOUTS[DEFAULT_LAYOUT[paper or "a4"]]
-    symbology = _choice(args.symbology, SYMBOLOGIES, "symbology")
-    try:
-        skip = int(args.skip)
-    except ValueError:
-        raise ValueError(f"--skip {args.skip!r} is not a whole number (expected 0..{layout.per_page - 1})") from None
     out = output_file(args.out, ".pdf", "--out")
     placements = render_pdf(labels, out, layout, symbology=symbology, skip=skip, outline=args.outline)
     pages = placements[-1].page + 1 if placements else 0

@@ -65,6 +65,10 @@ def race_so_far(track: Track, deck: Deck, revealed: list[str], position: str | N
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.samples <= MAX_SAMPLES:
         raise ValueError(f"--samples {args.samples} is out of range (expected 1..{MAX_SAMPLES})")
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise ValueError(f"--players {args.players} is out of range (expected {MIN_PLAYERS}..{MAX_PLAYERS})")
+    if args.seed is not None and args.seed < 0:
+        raise ValueError(f"--seed {args.seed} is out of range (expected a whole number, 0 or more)")
     race = race_so_far(load_track(args.track), load_deck(args.deck), args.revealed, args.position)
     odds = estimate(read_cards(args.cards), args.players, race, samples=args.samples, seed=args.seed)
     if args.json:

@@ -10,11 +10,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import signal
 import sys
 from pathlib import Path
 
+from companion.interrupt import INTERRUPTED, hold
 from companion.kiosk.config import load_config, rule_data
 from companion.kiosk.wiring import build, install_signal_handlers
+
+# Until the main loop's handlers are in, Ctrl-C ends the start-up quietly (companion.interrupt); then it stops
+# the loop cleanly (LEDs off, journal closed) and `run` exits 130.
+HANDLES_INTERRUPT = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,12 +50,13 @@ def run(args: argparse.Namespace) -> int:
     kiosk = build(cfg, mode=args.hardware, db=args.db or cfg.journal, scanner=args.scanner,
                   console=None if args.quiet else sys.stdout, display=args.display, audio=args.audio,
                   prerender=True, web=getattr(args, "web", None))
+    hold("run")
     install_signal_handlers(kiosk)
     if not args.quiet and sys.stdout.isatty():
         print(waiting_line(kiosk.hardware.mode, args.scanner or (cfg.scanner_port if kiosk.hardware.mode == "pi"
                                                                  else None)), flush=True)
     kiosk.run_forever()
-    return 0
+    return INTERRUPTED if kiosk.stopped_by == signal.SIGINT else 0
 
 
 def check_db_folder(db: str) -> None:

@@ -7,6 +7,7 @@ key path and what was expected. The full reference with defaults is ``DEFAULT_TO
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from companion.kiosk.errors import ConfigError
 from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.deck import Deck, load_deck
 from companion.rules.errors import DataFileError
+from companion.rules.datafile import NotADataFile, read_data_text
 from companion.rules.mascots import MASCOTS, Mascot
 from companion.rules.track import Track, load_track
 from hardware.pins import pin_problems
@@ -54,11 +56,13 @@ count = 112                # pixels on the whole strip
 pixels_per_space = 2
 order = "GRB"              # GRB (WS2812B) or RGB
 brightness = 0.35          # 0..1 cap on every pixel (power and eyes)
+supply_amps = 4.0          # the strip's 5 V supply: the service mode's LED test compares the current with it
 pin = 10                   # GPIO10 = SPI MOSI (no root needed)
 dma = 10
 backend = "auto"           # auto | ws281x | spi  (spi = spidev, for the Pi 5)
 # one strip segment per lane: `first` is the lowest pixel index of the lane; direction 1 when space 1 is at
-# that end, -1 when the strip runs the other way (a strip folded back along the next lane)
+# that end, -1 when the strip runs the other way (a strip folded back along the next lane); an optional
+# `per_space` overrides pixels_per_space for that lane. The service mode's LED calibration writes these.
 lanes = [
   { first = 0, direction = 1 },
   { first = 28, direction = -1 },
@@ -110,6 +114,7 @@ def _cache_dir() -> Path:
 class LaneSegment:
     first: int
     direction: int
+    per_space: int | None = None  # None: [leds] pixels_per_space
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,7 @@ class Config:
     pixels_per_space: int = 2
     led_order: str = "GRB"
     brightness: float = 0.35
+    supply_amps: float = 4.0
     led_pin: int = 10
     led_dma: int = 10
     led_backend: str = "auto"
@@ -151,11 +157,13 @@ class Config:
     web_host: str = ""
     web_port: int = 8080
     web_hosts: tuple[str, ...] = ()
+    source: Path | None = None  # the file read (load_config), None for the defaults; the calibration writes it
 
     def lane_map_dict(self, spaces: int = 14) -> dict[str, Any]:
         """The LED lane map in the form of ``companion.lights.lanemap.LaneMap.from_dict`` (one chain, one segment)."""
         return {"spaces": spaces, "segments": [0],
-                "lane": {str(i + 1): {"segment": 0, "first": seg.first, "per_space": self.pixels_per_space,
+                "lane": {str(i + 1): {"segment": 0, "first": seg.first,
+                                      "per_space": seg.per_space or self.pixels_per_space,
                                       "direction": seg.direction} for i, seg in enumerate(self.lanes)}}
 
 
@@ -194,7 +202,7 @@ _SECTIONS = {
     "paths": {"journal", "track", "deck", "cache"},
     "scanner": {"mode", "port", "baud", "hid_device", "layout", "repeat_window", "max_length"},
     "buttons": {"undo", "go", "debounce"},
-    "leds": {"count", "pixels_per_space", "order", "brightness", "pin", "dma", "backend", "lanes"},
+    "leds": {"count", "pixels_per_space", "order", "brightness", "supply_amps", "pin", "dma", "backend", "lanes"},
     "colours": {m.value for m in MASCOTS},
     "display": {"fullscreen", "width", "height"},
     "audio": {"voice", "effects"},
@@ -262,16 +270,20 @@ def parse_config(text: str, source: str = "config") -> Config:
     lanes: list[LaneSegment] = []
     for i, seg in enumerate(lane_list):
         key = f"leds.lanes[{i}]"
-        if not isinstance(seg, dict) or set(seg) - {"first", "direction"}:
+        if not isinstance(seg, dict) or set(seg) - {"first", "direction", "per_space"}:
             r.problems.append(f"{key}: {seg!r} is not valid (expected {{ first = N, direction = 1 | -1 }})")
             continue
+        per = seg.get("per_space")
+        if per is not None and (isinstance(per, bool) or not isinstance(per, int) or not 1 <= per <= 50):
+            r.problems.append(f"{key}.per_space: {per!r} is not valid (expected 1..50, or leave it out)")
         first = seg.get("first", 0)
         direction = seg.get("direction", 1)
         if not isinstance(first, int) or not 0 <= first < count:
             r.problems.append(f"{key}.first: {first!r} is not valid (expected 0..{count - 1})")
         if direction not in (1, -1):
             r.problems.append(f"{key}.direction: {direction!r} is not valid (expected 1 or -1)")
-        lanes.append(LaneSegment(first if isinstance(first, int) else 0, direction if direction in (1, -1) else 1))
+        lanes.append(LaneSegment(first if isinstance(first, int) else 0, direction if direction in (1, -1) else 1,
+                                 per if isinstance(per, int) and not isinstance(per, bool) and per >= 1 else None))
     colours: dict[Mascot, tuple[int, int, int]] = {}
     for m in MASCOTS:
         text_ = r.get(f"colours.{m.value}", str, defaults["colours"][m.value], lambda v: _colour(v) is not None,
@@ -302,6 +314,7 @@ def parse_config(text: str, source: str = "config") -> Config:
         pixels_per_space=pps,
         led_order=r.get("leds.order", str, "GRB", lambda v: v in ("GRB", "RGB"), "GRB or RGB"),
         brightness=float(r.get("leds.brightness", (int, float), 0.35, lambda v: 0 <= v <= 1, "0..1")),
+        supply_amps=float(r.get("leds.supply_amps", (int, float), 4.0, lambda v: 0 < v <= 1000, "amps, 0..1000")),
         led_pin=r.get("leds.pin", int, 10, lambda v: v in (10, 12, 18, 21), "10 (SPI), 12, 18 or 21"),
         led_dma=r.get("leds.dma", int, 10, lambda v: 0 <= v <= 14, "0..14"),
         led_backend=r.get("leds.backend", str, "auto", lambda v: v in ("auto", "ws281x", "spi"), "auto, ws281x or spi"),
@@ -343,13 +356,15 @@ def load_config(path: str | Path | None = None) -> Config:
     if path is None:
         return parse_config(DEFAULT_TOML, "defaults")
     try:
-        text = Path(path).read_text("utf-8")
+        text = read_data_text(path)  # a regular file under 1 MB: never a FIFO, a device or a folder
+    except NotADataFile as exc:
+        raise ConfigError(str(path), [str(exc)]) from None
     except OSError as exc:
         raise ConfigError(str(path), [f"cannot read file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(str(path), [f"not UTF-8 text: byte {exc.object[exc.start]:#04x} at offset {exc.start} "
                                       "(expected a TOML file saved as UTF-8)"]) from None
-    return parse_config(text, str(path))
+    return dataclasses.replace(parse_config(text, str(path)), source=Path(path))
 
 
 def rule_data(cfg: Config) -> tuple[Track, Deck]:
@@ -383,10 +398,12 @@ DUMP: list[tuple[str, Any]] = [
     ("leds.pixels_per_space", lambda c: c.pixels_per_space),
     ("leds.order", lambda c: c.led_order),
     ("leds.brightness", lambda c: c.brightness),
+    ("leds.supply_amps", lambda c: c.supply_amps),
     ("leds.pin", lambda c: c.led_pin),
     ("leds.dma", lambda c: c.led_dma),
     ("leds.backend", lambda c: c.led_backend),
-    ("leds.lanes", lambda c: [{"first": s.first, "direction": s.direction} for s in c.lanes]),
+    ("leds.lanes", lambda c: [{"first": s.first, "direction": s.direction}
+                              | ({"per_space": s.per_space} if s.per_space else {}) for s in c.lanes]),
     *((f"colours.{m.value}", lambda c, m=m: hex_colour(c.colours[m])) for m in MASCOTS),
     ("display.fullscreen", lambda c: c.fullscreen),
     ("display.width", lambda c: c.width),

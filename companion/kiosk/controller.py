@@ -25,13 +25,13 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor  # imported now: a kiosk may drop privileges later
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.kiosk import history
 from companion.kiosk.errors import JournalError, JournalReplaced
+from companion.kiosk.feeds import ViewFeeds
+from companion.kiosk.inputs import Result, refused as _refused, replay, status_dict, table_words as _words
 from companion.kiosk.journal import UNDO, Entry, Journal
-from companion.kiosk.legacy import apply_legacy
 from companion.kiosk.notices import Notice
 from companion.rules.codes import parse_code
 from companion.rules.deck import Deck
@@ -41,8 +41,7 @@ from companion.rules.game_events import GameOver, PhaseChanged
 from companion.rules.track import Track
 from companion.rules.table import NewGame, Table, realise
 from companion.view.sink import Sink, Undone
-from companion.view.status import status_dict as view_status
-from companion.view.table_view import ODDS_OFF, SEAT_WORD, InputView, Journaled, OddsView, TableView, build
+from companion.view.table_view import InputView, Journaled, OddsView, TableView, build
 
 log = logging.getLogger(__name__)
 SAVE_FAILED = "can't save - check the SD card"
@@ -52,48 +51,11 @@ RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s
 STALL_TICK = 0.1        # while a write to the journal waits on the SD card, the sinks are drawn this often (s)
 SAVING_AFTER = 0.5      # ... and after this long the screen says it is saving (s)
 SAVING = Notice("Saving - the SD card is slow, one moment", "saving")
-ADDRESS_SECONDS = 10.0  # how often the phone page's address is looked at again (the Wi-Fi may come up late)
 
 __all__ = ["Controller", "Result", "Undone", "replay", "status_dict"]
 
 
-@dataclass
-class Result:
-    """What became of one input: accepted with its events, or refused with its ``error`` (reason and fields)
-    and the one-line ``message``: ``str(error)``, as a :class:`RefusalMessage` that carries the error."""
-
-    text: str
-    accepted: bool
-    events: list[Event] = field(default_factory=list)
-    message: str | None = None
-    error: RefusedError | None = None
-    request: int | None = None
-
-
-def _refused(text: str, error: HotStreakError) -> tuple[Result, RefusedError]:
-    """A refused input's Result and the RefusedError the sinks receive; an engine error that is not a refusal
-    (none today) becomes one with reason ``other``."""
-    refusal = error if isinstance(error, RefusedError) else RefusedError(str(error), Reason.OTHER)
-    return Result(text, False, message=RefusalMessage(refusal), error=refusal), refusal
-
-
-def replay(entries: Iterable[Entry], track: Track | None = None, deck: Deck | None = None,
-           on_refused: Callable[[Entry, str], None] | None = None) -> Table:
-    """Rebuild the table from journaled inputs; an input that is refused again is skipped and reported to
-    ``on_refused(entry, message)`` (it stays in the journal)."""
-    table = Table(track, deck)
-    for entry in entries:
-        try:
-            table.apply(entry.text, entry.data)
-        except HotStreakError as exc:
-            if entry.legacy and apply_legacy(table, entry.text):
-                continue
-            if on_refused:
-                on_refused(entry, str(exc))
-    return table
-
-
-class Controller:
+class Controller(ViewFeeds):
     """Drives one table. ``clock`` is monotonic seconds (effects, animation); ``wall`` is epoch seconds
     (journal timestamps); ``rng`` draws the realised randomness that is stored with an input; ``variant`` is
     the configured default variant of a new game (config ``[game] variant``); ``names`` the config's player
@@ -101,7 +63,8 @@ class Controller:
 
     ``sinks`` are called in order; ``lights`` (the LED strip's sink) is called first and drawn at once after
     every accepted input, before the other sinks do their work. ``join_url()`` gives the phone page's address
-    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`."""
+    (looked at again every ADDRESS_SECONDS), shown in the view; odds arrive through :meth:`odds_ready`.
+    ``service`` (the wiring's ``companion.service.runner.Service``) takes every input while the service mode is on."""
 
     def __init__(self, journal: Journal, *, track: Track | None = None, deck: Deck | None = None,
                  sinks: Iterable[Sink] = (), lights: Sink | None = None,
@@ -151,6 +114,7 @@ class Controller:
         self._refresh_history()
         self.view = self._view()
         self.summarising = True  # older games without a summary are summarised one per idle loop pass
+        self.service: Any = None  # companion.service.runner.Service: takes every input while it is on
 
     # ----- the view -----------------------------------------------------------------------------------
     def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
@@ -203,6 +167,8 @@ class Controller:
         """Journal and apply one input now; returns what became of it. Never raises for bad input."""
         now = self.clock()
         text = text.strip()
+        if self.service is not None and self.service.takes(text, source):  # never a game input, never journaled
+            return self._serve(text, source, request, now)
         if text.upper() == UNDO:
             result, error = self._undo(source, now)
         else:
@@ -227,6 +193,19 @@ class Controller:
             for sink in self._all():
                 self._call(sink, "refused", sink.refused, error, self.view, now)
         return result
+
+    def _serve(self, text: str, source: str, request: int | None, now: float) -> Result:
+        """An input of the service mode; leaving it redraws every sink from the unchanged table."""
+        why = self.service.handle(text, source, now)
+        if why is None:
+            if not self.service.active:
+                self._reset(now)
+            return Result(text, True, request=request)
+        error = RefusedError(why, Reason.BUSY, code=text)
+        self.view = dataclasses.replace(self.view, input=InputView(text, source, request, False))
+        for sink in self._all():
+            self._call(sink, "refused", sink.refused, error, self.view, now)
+        return Result(text, False, message=RefusalMessage(error), error=error, request=request)
 
     def _apply(self, text: str, source: str, now: float) -> tuple[Result, RefusedError | None]:
         chosen = self.table.variant_choice  # HS-OPEN/HS-STANDARD scanned before the count, else the config's
@@ -435,6 +414,8 @@ class Controller:
 
     def _draw(self, now: float) -> None:
         """Show the notices waiting, draw every sink, ping the watchdog (``on_tick``)."""
+        if self.service is not None:
+            self.view = self.service.show(self.view, now)  # the service screen's data, its LED frame drawn
         while self.notices:
             notice = self.notices.pop(0)
             for sink in self._all():
@@ -443,41 +424,6 @@ class Controller:
             self._call(sink, "render", sink.render, self.view, now)
         if self.on_tick:
             self.on_tick(now)
-
-    def _take_odds(self) -> None:
-        newest = None
-        while True:
-            try:
-                newest = self._odds_in.get_nowait()
-            except queue.Empty:
-                break
-        if newest is not None:
-            self._odds = newest
-            self.view = self.view.with_odds(None if self.view.phase in ODDS_OFF else newest)
-
-    def _look_up_address(self, now: float) -> None:
-        if self.join_url_source is None or now < self._address_at:
-            return
-        self._address_at = now + ADDRESS_SECONDS
-        try:
-            url = self.join_url_source()
-        except Exception:  # noqa: BLE001 - no address: the page is still served, the QR code waits
-            log.exception("the phone page's address could not be read")
-            return
-        if url != self.join_url:
-            self.join_url = url
-            self.view = self._joined(dataclasses.replace(self.view, join_url=url))
-
-    def _joined(self, view: TableView) -> TableView:
-        """``view`` with the join code in its page address (``http://HOST:PORT/?join=CODE``, the QR code's)."""
-        if self.join_code is None or not view.join_url:
-            return view
-        try:
-            code = self.join_code(view)
-        except Exception as exc:  # noqa: BLE001 - the address without the code rather than no table
-            log.warning("join code not made (%s)", exc)
-            return view
-        return dataclasses.replace(view, join_url=f"{view.join_url.split('?', 1)[0]}?join={code}") if code else view
 
     def resume(self) -> None:
         """Tell the sinks where the table is (after a start from the journal): they show it as after an undo."""
@@ -491,7 +437,8 @@ class Controller:
 
     def _all(self) -> list[Sink]:
         """Every sink, the lights first."""
-        return ([self.lights] if self.lights is not None else []) + list(self.sinks)
+        lit = self.lights is not None and not (self.service is not None and self.service.active)
+        return ([self.lights] if lit and self.lights is not None else []) + list(self.sinks)
 
     @staticmethod
     def _call(sink: Sink, what: str, method: Callable[..., None], *args: Any) -> None:
@@ -500,20 +447,3 @@ class Controller:
             method(*args)
         except Exception:  # noqa: BLE001 - a broken display or voice must not stop the race
             log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, what)
-
-
-def _words(language: str) -> tuple[str, Callable[..., list[str]], Callable[..., list[str]]]:
-    """The unnamed seat's name, the printed race call (English, for the console) and the screen's call panel
-    lines in ``language`` (words only: no card notation or label codes)."""
-    from companion.call import racecall, screencall, words
-    seat_word = SEAT_WORD if language == "en" else str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
-
-    def local(events: Sequence[Event], names: Callable[[int], str], deck: Deck | None = None) -> list[str]:
-        return screencall.lines(events, language, names, deck)
-    return seat_word, racecall.call, local
-
-
-# ----- status --------------------------------------------------------------------------------------
-def status_dict(table: Table) -> dict[str, Any]:
-    """The ``hotstreak status --json`` object of ``table`` (:func:`companion.view.status.status_dict`)."""
-    return view_status(build(table, names=table.default_names))

@@ -127,9 +127,9 @@ def classify(path: str, exc: BaseException, writing: bool = False) -> JournalErr
 
 
 def check_file(path: str) -> None:
-    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, empty (0 bytes), not SQLite, or
-    missing while its write-ahead log (``PATH-wal``) is there (SQLite would throw that log away). A missing
-    file is fine (a new journal). Damage inside an SQLite file is found when it is opened (quick_check)."""
+    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, a FIFO or a device, empty (0 bytes),
+    not SQLite, or missing while its write-ahead log (``PATH-wal``) is there (SQLite would throw that log away).
+    A missing file is fine (a new journal). Damage inside an SQLite file is found when it is opened (quick_check)."""
     p = Path(path)
     if p.is_dir():
         raise JournalError(path, "path", "is a folder, not a file",
@@ -143,6 +143,9 @@ def check_file(path: str) -> None:
             raise JournalError(path, "damaged", f"the file is missing but its write-ahead log is there "
                                f"({p.name}-wal, {wal} bytes)", ASIDE)
         return
+    if not p.is_file():  # a FIFO would hang the read below, a device never ends: looked at, never opened
+        raise JournalError(path, "path", "is not a regular file (a FIFO, a device or a socket)",
+                           "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
     try:
         with open(p, "rb") as f:
             head = f.read(100)

@@ -16,8 +16,10 @@ from typing import Any, Callable, TextIO
 from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
+from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
+from companion.kiosk.service_setup import attach_service, service_key
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -43,6 +45,7 @@ class Kiosk:
     notifier: Notifier
     stop: threading.Event = field(default_factory=threading.Event)
     lock: Any = None  # companion.kiosk.lock.KioskLock: this kiosk's hold on its journal, let go at close
+    stopped_by: int | None = None  # the signal that ended the main loop (SIGINT: `run` exits 130)
 
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
@@ -84,7 +87,9 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
     espeak-ng cache (a ``companion.voice.speech.LineRenderer``; lines are then rendered in the frame, not in
     worker threads): tests hear the lines without a sound file; ``web_limit`` replaces the phone page's rate limit
     (tests). Raises JournalError for
-    a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked)."""
+    a journal the kiosk must not start with (a folder, a newer program's file, one another kiosk has locked, a
+    folder this user cannot write); every setting is checked before the journal or its lock is made."""
+    check_settings(cfg, mode=mode, web=web, db=db)
     lock = take_lock(db)  # one kiosk per journal, held until Kiosk.close
     try:
         kiosk = _build(cfg, mode=mode, db=db, scanner=scanner, script=script, sleep=sleep, window=window,
@@ -96,6 +101,23 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
         raise
     kiosk.lock = lock
     return kiosk
+
+
+def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | Path) -> None:
+    """What ``build`` checks before it makes anything: the hardware mode (``mode``, ``$HOTSTREAK_HARDWARE``,
+    the config), the phone page's ``[HOST:]PORT``, the LED lane map against ``leds.count``, the journal's folder
+    (on a Pi, a read-only SD card passes: the kiosk shows the game and says "check the SD card"). Raises
+    ValueError naming a bad value, JournalError (kind ``unwritable``) for a folder this user cannot write."""
+    from companion.lights.lanemap import LaneMap
+    from companion.web.start import wanted
+    from hardware import resolve_mode
+
+    chosen = resolve_mode(mode, config=cfg.hardware)
+    wanted(cfg, chosen, web)
+    lane_map = LaneMap.from_dict(cfg.lane_map_dict(load_track(cfg.track).spaces), where="leds")
+    if cfg.led_count < lane_map.count:
+        raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
+    check_journal_folder(db, sd_card=chosen == "pi")
 
 
 def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,
@@ -132,6 +154,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         hid_device=cfg.hid_device or None, layout=cfg.layout, max_length=cfg.max_length,
         on_line=on_scan,
         on_button=lambda name: controller.submit("HS-UNDO" if name == "undo" else "HS-GO", "button"),
+        on_chord=lambda: controller.submit("HS-SERVICE", "button"),
         led_count=cfg.led_count, led_rows=[lane_map.lane_pixels(lane) for lane in lane_map.lanes],
         button_pins=cfg.buttons, debounce=cfg.debounce, repeat_window=cfg.repeat_window,
         led_options={"backend": cfg.led_backend if chosen == "pi" else "mock", "brightness": cfg.brightness,
@@ -164,6 +187,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     if chosen == "mock" and os.environ.get(STALL_ENV):
         sinks.append(StallSink(os.environ[STALL_ENV]))
     controller.sinks.extend(sinks)
+    attach_service(controller, cfg, hw, track, deck, clock)  # HS-SERVICE, F2, both buttons held 3 s
     return Kiosk(controller, hw, notifier, stop)
 
 
@@ -204,7 +228,7 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                                   leds=preview, lane_map=lane_map, submit=submit, language=cfg.language,
                                   keyboard=device.name == "window")
                 if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
-                    device.on_key = sink.window_keys(hw.keys.key if hw.keys is not None else None)
+                    device.on_key = sink.window_keys(service_key(hw.keys.key if hw.keys is not None else None, submit))
                 sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)
@@ -266,6 +290,8 @@ def install_signal_handlers(kiosk: Kiosk) -> None:
     from hardware.leds import install_off_on_exit
 
     def handler(signum: int, frame: Any) -> None:
+        if kiosk.stopped_by is None:
+            kiosk.stopped_by = signum
         kiosk.stop.set()
 
     signal.signal(signal.SIGTERM, handler)

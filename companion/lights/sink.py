@@ -33,6 +33,7 @@ class LightsSink(NullSink):
 
     def reset(self, view: TableView, now: float) -> None:
         self.effects.clear()
+        self._last = None  # drawn again in full (the service mode may have drawn on the strip meanwhile)
 
     def render(self, view: TableView, now: float) -> None:
         frame = render_lanes(view.shown.state, self.track, self.lane_map, self.colours, now=now,

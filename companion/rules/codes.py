@@ -3,7 +3,8 @@
 - race cards: label codes ``HS01``..``HS53`` (through the deck data)
 - controls: ``HS-NEW``, ``HS-PLAYERS-<n>`` (2-12), ``HS-GO``, ``HS-UNDO``; the variant of a new game,
   scanned before or right after the player count: ``HS-STANDARD`` (tickets) or ``HS-OPEN`` (pots, no tickets);
-  ``HS-DOUBLE``: race 3, the next ticket (or open bet) scanned is the one that pays double
+  ``HS-DOUBLE``: race 3, the next ticket (or open bet) scanned is the one that pays double; ``HS-SERVICE``
+  enters the service mode (and leaves it), ``HS-SERVICE-EXIT`` leaves it: never game inputs (docs/service.md)
 - betting tickets, one code per side: ``HS-T-<STACK>-<LEVEL>-<SIDE>`` with STACK one of GOBBLER, HURLEY,
   DANGLE, MUM, YES, NO; LEVEL 1 top, 2 middle, 3 bottom; SIDE ``S`` safe or ``R`` risky (``HS-T-DANGLE-2-R``)
 - side bet cards: ``HS-S01``..``HS-S12`` in the order of the side bet data file
@@ -29,8 +30,8 @@ LEVELS = ("top", "middle", "bottom")
 SIDES = ("safe", "risky")
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 EXPECTED = ("expected a card code HS01..HS53, HS-NEW, HS-PLAYERS-2..12, HS-OPEN, HS-STANDARD, HS-GO, HS-UNDO, "
-            "HS-DOUBLE, HS-T-<stack>-<1-3>-<S|R>, HS-S01..HS-S12 or HS-BET-<seat>-<mascot|YES|NO>[-DOUBLE]")
-CONTROLS = ("new", "go", "undo", "double", "open", "standard")
+            "HS-DOUBLE, HS-SERVICE, HS-T-<stack>-<1-3>-<S|R>, HS-S01..HS-S12 or HS-BET-<seat>-<mascot|YES|NO>[-DOUBLE]")
+CONTROLS = ("new", "go", "undo", "double", "open", "standard", "service", "service-exit")
 BET_CHOICES = ("gobbler", "hurley", "dangle", "mum", "yes", "no")
 
 
@@ -41,7 +42,7 @@ class CardCode:
 
 @dataclass(frozen=True, slots=True)
 class Control:
-    action: str  # "new" | "players" | "go" | "undo" | "double" | "open" | "standard"
+    action: str  # "new" | "players" | "go" | "undo" | "double" | "open" | "standard" | "service" | "service-exit"
     players: int | None = None
 
     def code(self) -> str:
@@ -155,8 +156,8 @@ def parse_code(text: str) -> Code:
     if m := _PLAYERS.fullmatch(raw):
         n = int(m.group(1))
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected 2..12)", code=text,
-                                   players=n)
+            raise InvalidCodeError(f"{text!r}: player count {n} is out of range (expected "
+                                   f"{MIN_PLAYERS}..{MAX_PLAYERS} players)", Reason.PLAYER_COUNT, code=text, players=n)
         return Control("players", n)
     if m := _TICKET.fullmatch(raw):
         stack = m.group(1).lower()
@@ -188,7 +189,7 @@ def all_ticket_codes() -> list[TicketCode]:
 
 def control_codes() -> list[str]:
     return ["HS-NEW", *(f"HS-PLAYERS-{n}" for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)), "HS-STANDARD", "HS-OPEN",
-            "HS-GO", "HS-UNDO", "HS-DOUBLE"]
+            "HS-GO", "HS-UNDO", "HS-DOUBLE", "HS-SERVICE", "HS-SERVICE-EXIT"]
 
 
 def open_bet_codes(seat: int) -> list[OpenBetCode]:

@@ -1,7 +1,10 @@
-"""Loading rule data files (TOML) with validation that lists every problem with its key path."""
+"""Loading rule data files (TOML) with validation that lists every problem with its key path; reading any
+data or config file the user names only when it is a regular file of a sensible size."""
 
 from __future__ import annotations
 
+import os
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -21,7 +24,9 @@ def read_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
     else:
         source = str(path)
         try:
-            text = Path(path).read_text("utf-8")
+            text = read_data_text(path)
+        except NotADataFile as exc:
+            raise DataFileError(source, [str(exc)]) from None
         except OSError as exc:
             raise DataFileError(source, [f"cannot read file: {exc.strerror or exc}"]) from None
         except UnicodeDecodeError as exc:
@@ -31,6 +36,49 @@ def read_toml(path: str | Path | None, default_name: str) -> tuple[dict[str, Any
         return tomllib.loads(text), source
     except tomllib.TOMLDecodeError as exc:
         raise DataFileError(source, [f"not valid TOML: {exc}"]) from None
+
+
+MAX_FILE_BYTES = 1_000_000  # 1 MB: the packaged data files are a few KB, a config under 10 KB
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class NotADataFile(ValueError):
+    """A path that is not a regular file of at most :data:`MAX_FILE_BYTES` bytes; the message says what it is."""
+
+
+def read_data_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of the file at ``path``, which must be a regular file (a symlink to one is fine) of at
+    most ``limit`` bytes. Looks before it opens (``os.stat``) and opens without blocking, so a FIFO never hangs
+    and a device such as ``/dev/zero`` is never read. Raises :class:`NotADataFile` (a folder, a FIFO, a device,
+    too large), OSError (missing, no permission), UnicodeDecodeError."""
+    _check_stat(os.stat(path), limit)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        _check_stat(os.fstat(fd), limit)  # what was opened, should the path have changed since
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read(limit + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:
+        raise NotADataFile(f"too large: it grew past {_size(limit)} while being read (expected a TOML file of at "
+                           f"most {_size(limit)})")
+    return data.decode("utf-8")
+
+
+def _check_stat(st: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+        raise NotADataFile(f"{kind}, not a regular file (expected a TOML file)")
+    if st.st_size > limit:
+        raise NotADataFile(f"too large: {_size(st.st_size)} (expected a TOML file of at most {_size(limit)})")
+
+
+def _size(n: int) -> str:
+    """``48 MB``, ``1 MB``, ``2.5 MB``; ``512 bytes`` below 100 KB."""
+    return f"{n / 1e6:.1f}".rstrip("0").rstrip(".") + " MB" if n >= 100_000 else f"{n} bytes"
 
 
 class Checker:

@@ -30,6 +30,7 @@ class Reason(enum.StrEnum):
     WRONG_TIME = "wrong-time"            # a real input that does not fit the table's phase now
     PLAYERS_FIRST = "players-first"      # nothing but the game's set-up before the player count
     PLAYERS = "players"                  # a player count the variant cannot seat
+    PLAYER_COUNT = "player-count"        # HS-PLAYERS-N with N outside 2..12: no such player count label
     RACING = "racing"                    # HS-GO while the race is still running
     RACE_OVER = "race-over"              # a card after the race ended
     GAME_OVER = "game-over"              # anything but a new game after the last race

@@ -25,9 +25,10 @@ from companion.screen.layout import (KEY_CAP, Layout, Rect, layout_for, mascot_s
 from companion.screen.model import ScreenModel, trouble
 from companion.screen.moment_band import MomentBand
 from companion.screen.moments import showing
+from companion.screen.panel_screens import PanelScreens
 from companion.screen.podium_scene import podium_scene
 from companion.screen.race_panels import RacePanels
-from companion.screen.screens import OtherScreens
+from companion.screen.service_screen import ServiceScreen
 from companion.screen.track import TrackKey, TrackPainter
 from companion.screen.widgets import shade
 from companion.screen.words import part, say
@@ -103,7 +104,7 @@ class Screen:
         self.close()
 
 
-class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
+class Painter(TrackPainter, RacePanels, PanelScreens, MomentBand, ServiceScreen):
     """Draws screen models onto any pygame surface (the display, or an off-screen surface)."""
 
     def __init__(self, surface: pygame.Surface, message_seconds: float = MESSAGE_SECONDS) -> None:
@@ -154,7 +155,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         if not L.small:   # the 7-inch panel keeps the track, the running order and the money
             self.last_card(model, L)
             self.race_call(model, L)
-        self.money(model, L.seats, L.unit)
+        self.money(model, L.seats, L.unit, now)
         podium_scene(self, model, L, now)   # at the race's end, over the track's part of the screen
 
     def header(self, model: ScreenModel, L: Layout) -> None:
@@ -168,7 +169,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
             title = self.label("HOT STREAK", self.cap(30), (cx, cy), C.GOLD, "midleft")
             cx = title[0] + title[2] + int(36 * u)
         chips = []
-        if model.screen != "attract":
+        if model.screen not in ("attract", "service"):
             chips.append(self.w("race", n=model.race_no))
         if model.screen == "race":
             chips += [self.w("pass", n=model.pass_no), self.w("card_of", n=model.revealed, m=model.reveals_per_pass)]
@@ -212,9 +213,13 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
                  for line in self.lines_for(text, cap, width)]
         heights = [int(max(self.font(cap).get_height(), cap * 1.55)) for _, cap, _, _ in lines]
         needed = sum(heights) + int(24 * u) + 8
-        if needed > h:   # long lines on the 7-inch panel: the band grows upward
-            y, h = max(0, y + h - needed), min(y + h, needed)
+        if needed > h:   # long lines on the 7-inch panel: the band grows upward, over whole lanes of the track
+            top = max(0, y + h - needed)
+            lane_tops = [space_rect(lane, 1, L)[1] for lane in range(1, L.lanes + 1)]
+            top = max([t for t in lane_tops if t <= top], default=min(top, L.track[1]))
+            y, h = top, y + h - top
         self.pg.draw.rect(self.surface, shade(C.MESSAGE, 0.75), (x, y, w, h))
+        self.record((x, y, w, h), "", 0.0, kind="band")
         self.pg.draw.rect(self.surface, C.GOLD, (x, y, w, max(4, int(8 * u))))
         spare = max(0, h - needed) // (len(lines) + 1)
         ly = y + int(16 * u) + 4 + spare
@@ -256,7 +261,7 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
 
     def message(self, text: str, L: Layout, kind: str = "refusal") -> None:
         """A refusal or notice (``kind``) on top: the whole sentence, wrapped, never cut, over the lower panels
-        (never over the two leading rows of the running order)."""
+        (never over the two leading rows of the running order); on the 7-inch panel over the track."""
         u, w, h = L.unit, L.width, L.height
         sentence = text.strip()
         sentence = sentence[:1].upper() + sentence[1:]
@@ -266,10 +271,12 @@ class Painter(TrackPainter, RacePanels, OtherScreens, MomentBand):
         inner = bw - int(80 * u)
         lead = order_rect(1, L)
         top, bottom = lead[1] + lead[3] + 6, h - int(20 * u)   # below the leading rows, above the screen's edge
+        if L.small:   # the 7-inch panel: the running order is under the track, so the message goes over the track
+            top, bottom = L.header[1] + L.header[3] + 4, L.order[1] + order_rect(0, L)[3] // 2
         cap, lines = self.fit_wrap(sentence, self.cap(34), inner, bottom - top - int(110 * u))
         step = int(cap * 1.75)
         bh = int(70 * u) + len(lines) * step + int(40 * u)
-        box = ((w - bw) // 2, max(top, min(L.bottom[1], bottom - bh)), bw, bh)
+        box = ((w - bw) // 2, top if L.small else max(top, min(L.bottom[1], bottom - bh)), bw, bh)
         self.pg.draw.rect(self.surface, C.BACKGROUND, tuple(v + d for v, d in zip(box, (-6, -6, 12, 12))),
                           border_radius=int(20 * u))
         self.pg.draw.rect(self.surface, C.MESSAGE, box, border_radius=int(16 * u))

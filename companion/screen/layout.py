@@ -23,20 +23,25 @@ KEY_CAP = 36
 @dataclass(frozen=True)
 class Metrics:
     """A size class's smallest text, as capital heights in pixels: ``min_cap`` for every word drawn,
-    ``badge_cap`` for the state badges, ``call_cap`` for the race call's lines."""
+    ``badge_cap`` for the state badges, ``call_cap`` for the race call's lines, ``letter_cap`` for a mascot's
+    letter on the track, ``figure_cap`` for the figures read between cards (ticket amounts, odds, panel titles,
+    action words)."""
 
     name: str
     min_cap: float
     badge_cap: float
     call_cap: float
+    letter_cap: float = 0.0
+    figure_cap: float = 0.0
 
 
-SMALL = Metrics("small", 24, 24, 24)
-"""The 7-inch panel (800x480, read from 2 m): every word at least 24 px; the race screen shows less."""
-MEDIUM = Metrics("medium", 18, 20, 20)
+SMALL = Metrics("small", 24, 24, 24, letter_cap=20, figure_cap=24)
+"""The 7-inch panel (800x480, read from 1-2 m): every word at least 24 px, the mascots' letters on the track
+20 px; the race screen shows less."""
+MEDIUM = Metrics("medium", 18, 20, 20, letter_cap=16, figure_cap=18)
 """720p (1280x720) and sizes like it."""
-LARGE = Metrics("large", 20, 28, 28)
-"""1080p and larger: badges and the race call at least 28 px."""
+LARGE = Metrics("large", 20, 28, 28, letter_cap=20, figure_cap=28)
+"""1080p and larger: badges, the race call and the figures read between cards at least 28 px."""
 
 
 def metrics_for(size: tuple[int, int]) -> Metrics:
@@ -77,9 +82,10 @@ class Layout:
 
     def cap(self, at_1080: float, role: str = "text") -> float:
         """A capital height in pixels: ``at_1080`` scaled to this screen, not under the size class's floor
-        for ``role`` (``text``, ``badge`` or ``call``)."""
+        for ``role`` (``text``, ``badge``, ``call``, ``letter`` or ``figure``)."""
         m = self.metrics
-        floor = {"badge": m.badge_cap, "call": m.call_cap}.get(role, m.min_cap)
+        floor = {"badge": m.badge_cap, "call": m.call_cap, "letter": m.letter_cap,
+                 "figure": max(m.figure_cap, m.min_cap)}.get(role, m.min_cap)
         return max(at_1080 * self.unit, floor)
 
     @property
@@ -98,14 +104,14 @@ def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
     if w < 320 or h < 240:
         raise ValueError(f"screen size {w}x{h} is too small (expected at least 320x240)")
     metrics = metrics_for(size)
-    if metrics is SMALL:  # the track and the running order; the money below the track; no card or call panel
+    if metrics is SMALL:   # the 7-inch panel: the track first and across, the running order and the money under it
         return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
-                      header=_frac(w, h, 0.0, 0.0, 1.0, 0.1),
-                      track=_frac(w, h, 0.04, 0.115, 0.5, 0.35),
-                      order=_frac(w, h, 0.56, 0.115, 0.435, 0.875),
+                      header=_frac(w, h, 0.0, 0.0, 1.0, 0.092),
+                      track=_frac(w, h, 0.035, 0.104, 0.96, 0.458),
+                      order=_frac(w, h, 0.005, 0.579, 0.578, 0.416),
                       card=(0, 0, 0, 0), log=(0, 0, 0, 0),
-                      seats=_frac(w, h, 0.01, 0.56, 0.54, 0.43),
-                      bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
+                      seats=_frac(w, h, 0.59, 0.579, 0.405, 0.416),
+                      bottom=_frac(w, h, 0.0, 0.571, 1.0, 0.429))
     return Layout(w, h, track.lanes, track.spaces, metrics=metrics,
                   header=_frac(w, h, 0.0, 0.0, 1.0, 0.08),
                   track=_frac(w, h, 0.035, 0.105, 0.55, 0.455),
@@ -113,7 +119,7 @@ def layout_for(size: tuple[int, int], track: TrackView = TrackView()) -> Layout:
                   card=_frac(w, h, 0.02, 0.62, 0.3, 0.36),
                   log=_frac(w, h, 0.335, 0.62, 0.255, 0.36),
                   seats=_frac(w, h, 0.605, 0.62, 0.375, 0.36),
-                  bottom=_frac(w, h, 0.0, 0.6, 1.0, 0.4))
+                  bottom=_frac(w, h, 0.0, 0.608, 1.0, 0.392))   # over the panels whole, under the space numbers
 
 
 def space_rect(lane: int, space: int, layout: Layout) -> Rect:
@@ -135,7 +141,11 @@ def space_rect(lane: int, space: int, layout: Layout) -> Rect:
 def order_rect(row: int, layout: Layout) -> Rect:
     """The rect of running-order row ``row`` (0-based, first place first; four rows)."""
     x, y, w, h = layout.order
-    title = round(h * {"small": 0.2, "medium": 0.12}.get(layout.metrics.name, 0.11))   # the odds header: two lines
+    if layout.small:   # the compact order: a caption line, then four rows of one line each
+        title = round(layout.metrics.min_cap * 1.45) + 10
+        row_h = (h - title - 4) // 4
+        return (x, y + title + row * row_h, w, row_h)
+    title = round(h * {"medium": 0.12}.get(layout.metrics.name, 0.11))   # the odds header: two lines
     row_h = (h - title - round(14 * layout.unit)) // 4
     return (x, y + title + row * row_h, w, row_h)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Mapping, TypedDict, Unpack
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypedDict, Unpack
 
 from companion.motion import Path
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from companion.rules import Race, Track
     from companion.screen.moments import Moment
 
-SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over")
+SCREENS: tuple[str, ...] = ("attract", "setup", "betting", "race", "payouts", "game-over", "service")
 MASCOT_ORDER: tuple[str, ...] = ("gobbler", "hurley", "dangle", "mum")
 
 
@@ -235,6 +235,7 @@ class ScreenModel:
     keyboard: bool = False
     paths: tuple[Path, ...] = ()
     move_at: float | None = None
+    service: Any = None  # the service screen's data (companion.service.page.ServicePage), screen "service"
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -292,6 +293,7 @@ class ScreenFields(TypedDict, total=False):
     keyboard: bool
     paths: tuple[Path, ...]
     move_at: float | None
+    service: Any
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

@@ -1,10 +1,11 @@
 """The big moment band of the race screen (a mixin of the screen's Painter): a fall, a knockout, out of
 bounds, a finish, the winner or the side bet's answer as a full-width band over the bottom panels.
 
-The band covers the last card, the race call and the money for a few seconds; the track and the running
-order above it stay in view (they are what the next card needs). On the left the mascot's disc (lying flat
-for a fall, crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note
-saying what to do with the figure, on the right the paid place. The winner's band shows the podium.
+The band covers the last card, the race call and the money for a few seconds (on the 7-inch panel the
+running order and the money, whole); the track and, on larger screens, the running order above it stay in
+view (they are what the next card needs). On the left the mascot's disc (with the fallen mark for a fall,
+crossed out for a DQ, ringed in gold for a finish), in the middle the big words and a short note saying what
+to do with the figure, on the right the paid place. The winner's band shows the podium.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ class MomentBand(Widgets):
         colour = C.colour(lead) if lead is not None else C.GOLD
         stripe = max(4, int(8 * u))
         self.pg.draw.rect(self.surface, shade(colour, BAND_SHADE), (x, y, w, h))
+        self.record((x, y, w, h), "", 0.0, kind="band")   # the measuring hook: what it covers is covered whole
         self.pg.draw.rect(self.surface, C.GOLD if moment.kind in ("finish", "winner") else colour,
                           (x, y, w, stripe))
         drawn: list[tuple[str, Rect]] = []
@@ -132,7 +134,7 @@ class MomentBand(Widgets):
         """The podium as a row: place, then the mascot's disc, for each mascot best first."""
         x, y, w, h = rect
         slot = w // max(1, len(podium))
-        cap = min(KEY_CAP * u, h * 0.45)
+        cap = max(self.min_cap, min(KEY_CAP * u, h * 0.45))   # the places at the size class's floor or more
         r = int(min(h * 0.38, slot * 0.16))
         cy = y + h // 2
         for i, (name, paid) in enumerate(podium):
@@ -146,7 +148,8 @@ class MomentBand(Widgets):
             drawn.append(("disc", (cx - int(r * 1.3), cy - int(r * 1.3), int(r * 2.6), int(r * 2.6))))
 
     def moment_disc(self, moment: Moment, name: str, cx: int, cy: int, r: int) -> None:
-        """A mascot's disc for its moment: lying flat for a fall, crossed out for a DQ, ringed for a finish."""
+        """A mascot's disc for its moment: with the fallen mark for a fall, crossed out for a DQ, ringed for a
+        finish."""
         self.mascot(name, cx, cy, r, fallen=moment.kind == "fall",
                     ring=C.GOLD if moment.kind in ("finish", "winner") else None)
         if moment.kind in ("knockout", "out"):

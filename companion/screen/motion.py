@@ -107,20 +107,22 @@ def draw_moving(p: Widgets, model: ScreenModel, L: Layout, spots: dict[str, Spot
         elif name not in spots:
             x, y = pixel(*steps[0], L)
             spots[name] = (round(x), round(y), _alone(L))
+    letter = L.cap(0, "letter")   # the size class's smallest letter on the track, as at rest
     for name, (cx, cy, r) in spots.items():
         m = views[name]
         q = paths.get(name)
         tip = -1.0 if q is None else _fell_by(q, t)
         if q is not None and q.stood_up and t < TIP_SECONDS and not m.fallen:   # recovered: it stands up first
-            tipping(p, m, (cx, cy, r), 1.0 - t / TIP_SECONDS)
+            tipping(p, m, (cx, cy, r), 1.0 - t / TIP_SECONDS, letter)
         elif q is None or q.fall is None:
-            p.mascot(name, cx, cy, r, fallen=m.fallen, facing=m.facing, ring=C.GOLD if name in placed else None)
+            p.mascot(name, cx, cy, r, fallen=m.fallen, facing=m.facing, ring=C.GOLD if name in placed else None,
+                     letter_cap=letter)
         elif q.knocked_out:   # already lying: crossed out once it is hit
-            p.mascot(name, cx, cy, r, fallen=True, facing=m.facing, out=tip > 0.0)
+            p.mascot(name, cx, cy, r, fallen=True, facing=m.facing, out=tip > 0.0, letter_cap=letter)
         elif tip >= 1.0:
-            p.mascot(name, cx, cy, r, fallen=True, facing=m.facing)
+            p.mascot(name, cx, cy, r, fallen=True, facing=m.facing, letter_cap=letter)
         else:
-            tipping(p, m, (cx, cy, r), max(0.0, tip))
+            tipping(p, m, (cx, cy, r), max(0.0, tip), letter)
         if q is not None and q.moved:
             p.pg.draw.circle(p.surface, ring, (cx, cy), int(r * 1.45), width=max(3, int(r * 0.14)))
     return True
@@ -169,20 +171,11 @@ def _fell_by(path: Path, t: float) -> float:
     return (t - start) / TIP_SECONDS
 
 
-def tipping(p: Widgets, m: MascotView, spot: Spot, k: float) -> None:
-    """A mascot ``k`` (0..1) of the way through tipping over: upright at 0, on its side at 1, falling toward
-    its nose."""
+def tipping(p: Widgets, m: MascotView, spot: Spot, k: float, letter_cap: float | None = None) -> None:
+    """A mascot ``k`` (0..1) of the way through tipping over: standing at 0, its nose turning down toward
+    the ground as ``k`` grows (the letter stays upright); at 1 the fallen figure, with its mark, is drawn."""
     cx, cy, r = spot
-    size = int(r * 3.4)
-    figure = p.pg.Surface((size, size), p.pg.SRCALPHA)
-    old, p.surface = p.surface, figure
-    try:
-        p.mascot(m.mascot, size // 2, size // 2, r, facing=m.facing)
-    finally:
-        p.surface = old
-    d = 1 if m.facing == "forward" else -1
-    turned = p.pg.transform.rotate(figure, -90 * d * k)
-    p.surface.blit(turned, turned.get_rect(center=(cx, cy + int(r * k / 3))))
+    p.mascot(m.mascot, cx, cy, r, facing=m.facing, tip=k, letter_cap=letter_cap)
 
 
 def trail(p: Widgets, path: Path, spot: Spot, share: float, L: Layout) -> None:

@@ -57,10 +57,12 @@ def podium_rising(model: ScreenModel, now: float) -> bool:
 
 
 def scene_rect(L: Layout) -> Rect:
-    """Where the scene goes: the track's part of the race screen (left of the running order, between the header
-    and the moment band), the track's lane and space numbers included."""
+    """Where the scene goes: the track's part of the race screen (left of the running order, or the whole width
+    on the 7-inch panel, where the order is under the track; between the header and the moment band), the
+    track's lane and space numbers included."""
     top = L.header[1] + L.header[3]
-    right = L.order[0] - max(4, int(12 * L.unit))
+    below = L.order[1] >= L.track[1] + L.track[3]   # the 7-inch panel: the running order is under the track
+    right = L.width if below else L.order[0] - max(4, int(12 * L.unit))
     return (0, top, right, max(0, L.bottom[1] - top))
 
 

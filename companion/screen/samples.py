@@ -143,6 +143,10 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
         raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS + MOMENT_SCREENS)})")
     from companion.call import screencall
     from companion.screen.table_model import from_table
+    if screen == "service":   # the service mode's LED test (companion.service.samples for the other tests)
+        from companion.service.samples import sample_page
+        page = sample_page("leds", language)
+        return ScreenModel(screen="service", service=page, language=language)
     if screen == "attract":
         return ScreenModel(screen="attract", phase="New game", status=SAMPLE_STATUS, language=language,
                            form=sample_form(language))

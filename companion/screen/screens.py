@@ -38,14 +38,15 @@ class OtherScreens(Widgets):
         """Each mascot's chance to win, large, in a 2x2 grid."""
         title_w = rect[2] - 2 * int(18 * u)
         title = self.w("chance")
-        if self.font(self.cap(20)).size(title)[0] > title_w:
+        if self.font(self.cap(20, "figure")).size(title)[0] > title_w:
             title = self.w("to_win")   # the shorter caption on a narrow panel
         x, y, w, h = self.panel(rect, title, u)
         if not model.odds:
             self.label(self.w("not_known"), self.cap(24), (x, y), C.DIM_TEXT, max_w=w)
             return
         mark = self.w("updating")
-        if model.odds_stale and self.font(self.cap(20)).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
+        title_cap = self.cap(20, "figure")
+        if model.odds_stale and self.font(title_cap).size(title)[0] + self.font(self.cap(16)).size(mark)[0] \
                 + int(30 * u) <= title_w:   # made for an earlier card: dimmed, with a small mark where it fits
             rx, ry, rw, rh = rect
             self.label(mark, self.cap(16), (rx + rw - int(22 * u), ry + int(18 * u)), C.DIM_TEXT, "topright")
@@ -61,7 +62,9 @@ class OtherScreens(Widgets):
 
     def screen_attract(self, model: ScreenModel, L: Layout, now: float) -> None:
         u, w, h = L.unit, L.width, L.height
-        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * 0.25)), C.GOLD, "center", max_w=int(w * 0.9))
+        row = 0.5 if L.small else 0.58   # where the mascots stand (the 7-inch panel: higher, room for the words)
+        title = self.label("HOT STREAK", self.cap(150), (w // 2, int(h * (0.21 if L.small else 0.25))), C.GOLD,
+                           "center", max_w=int(w * 0.9))
         self.label(self.w("caller"), self.cap(30), (w // 2, title[1] + title[3] + int(8 * u)), C.DIM_TEXT, "midtop")
         r = int(70 * u)
         cap = self.cap(KEY_CAP)
@@ -70,13 +73,13 @@ class OtherScreens(Widgets):
             col = int(w * 0.24)   # narrow screens: the four mascots closer to the edges
         for i, name in enumerate(MASCOT_ORDER):
             cx = w // 2 + int((i - 1.5) * col)
-            cy = int(h * 0.58 + math.sin(now * 3.0 + i) * 14 * u)
+            cy = int(h * row + math.sin(now * 3.0 + i) * 14 * u)
             self.mascot(name, cx, cy, r)
-            self.label(name.upper(), cap, (cx, int(h * 0.58) + int(r * 1.5)), C.TEXT, "midtop",
+            self.label(name.upper(), cap, (cx, int(h * row) + int(r * 1.5)), C.TEXT, "midtop",
                        max_w=col - int(10 * u))
         bottom = int(h * 0.955 - self.cap(30) * 0.85) if model.form else int(h * 0.98)
         lines = self.lines_for(self.w("scan_new"), cap, int(w * 0.92))
-        top = max(int(h * 0.58) + int(r * 1.5) + int(cap * 1.7), int(h * 0.88) - int(cap * 0.8) * len(lines))
+        top = max(int(h * row) + int(r * 1.5) + int(cap * 2.2), int(h * 0.88) - int(cap * 0.8) * len(lines))
         for k, line in enumerate(lines):   # a long one on two lines, never shrunk under the size class
             self.label(line, cap, (w // 2, min(top, bottom - int(cap * 1.6) * len(lines)) + k * int(cap * 1.6)),
                        C.TEXT, "midtop", max_w=int(w * 0.96))
@@ -147,10 +150,21 @@ class OtherScreens(Widgets):
             hint, hint_h = [], 0   # no room for the keyboard hint (the 7-inch panel): the players first
         step = max(int(self.min_cap * 1.5), min(int(76 * u), (h - hint_h - int(8 * u)) // n))
         cap = max(self.min_cap, min(self.cap(KEY_CAP), step * 0.6))
+        font, gap = self.font(cap), int(16 * u)
+        # a seat with a code (the 6 digits a phone types to take it) keeps its name readable: on a narrow panel
+        # the money gives way first (it is on every other screen), then the name is shortened
+        money = all(font.size(f"{s.name.partition(' · ')[0].upper()[:6]} {s.name.partition(' · ')[2]}  "
+                              f"${s.money}")[0] + 2 * gap <= w for s in model.seats)
         for i, seat in enumerate(model.seats):
             cy = y + i * step + step // 2
-            amount = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")
-            self.label(seat.name.upper(), cap, (x, cy), C.TEXT, "midleft", max_w=amount[0] - x - int(12 * u))
+            right = x + w
+            if money or " · " not in seat.name:
+                right = self.label(f"${seat.money}", cap, (x + w, cy), C.GOLD, "midright")[0] - int(12 * u)
+            name, _, code = seat.name.partition(" · ")  # "Bram · 482193": the consent code a phone types
+            if code:  # the code whole, beside the money; the name gives way (shortened) when both do not fit
+                right = self.label(code, cap, (right, cy), C.DIM_TEXT, "midright")[0] - gap
+            self.label(self.shortened(name.upper(), cap, right - x), cap, (x, cy), C.TEXT, "midleft",
+                       max_w=right - x)
         for k, line in enumerate(hint):
             self.label(line, hint_cap, (x, y + h - hint_h + int(k * hint_cap * 1.6)), C.DIM_TEXT, max_w=w)
 
@@ -213,12 +227,13 @@ class OtherScreens(Widgets):
         self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
 
     def side_bet_title(self, model: ScreenModel, width: int) -> str | None:
-        """``SIDE BET: <question>`` or the question alone, whichever first fits ``width`` at a panel title's
-        size; None without a question or when neither fits."""
+        """``SIDE BET: <QUESTION>``, the question alone in capitals, or as written (narrower), whichever first
+        fits ``width`` at a panel title's size, cased as it is to be drawn; None without a question or when
+        none fits."""
         if not model.side_bet:
             return None
-        for text in (f"{self.w('side_bet')}: {model.side_bet}", model.side_bet):
-            if self.font(self.cap(20)).size(text.upper())[0] <= width:
+        for text in (f"{self.w('side_bet')}: {model.side_bet}".upper(), model.side_bet.upper(), model.side_bet):
+            if self.font(self.cap(20, "figure")).size(text)[0] <= width:
                 return text
         return None
 
@@ -229,12 +244,12 @@ class OtherScreens(Widgets):
         replaces the panel's own ("TICKET STACKS: THE TOP TICKET PAYS...")."""
         if title is None:
             title = self.w("stacks")
-            if self.font(self.cap(20)).size(title)[0] > rect[2] - 2 * int(18 * u):
+            if self.font(self.cap(20, "figure")).size(title)[0] > rect[2] - 2 * int(18 * u):
                 title = title.split(":")[0]   # "TICKET STACKS" without what the top ticket pays
-        x, y, w, h = self.panel(rect, title, u)
+        x, y, w, h = self.panel(rect, title, u, upper=False)   # the stacks' title in capitals, a question as cased
         if not model.stacks:
             return
-        cap = self.cap(26)
+        cap = self.cap(26, "figure")
         gap = int(24 * u) + 8
         step = max(int(cap * 1.5), min(int(cap * 2.2), (h - int(cap * 1.6)) // (len(model.stacks) + 1)))
         rows = []
@@ -265,14 +280,14 @@ class OtherScreens(Widgets):
             cx += widths[c] + gap
         for c in shown:
             if heads[c]:
-                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT)
+                self.label(heads[c], cap, (xs[c], y), C.DIM_TEXT, role="figure")
         for k, (st, cells) in enumerate(rows):
             ry = y + step * (k + 1)
             colours = [stack_colour(st.stack), C.TEXT, C.DIM_TEXT, C.TEXT, C.GOLD,
                        C.DIM_TEXT if model.odds_stale else C.TEXT]
             for c in shown:
                 if cells[c]:
-                    self.label(cells[c], cap, (xs[c], ry), colours[c])
+                    self.label(cells[c], cap, (xs[c], ry), colours[c], role="figure")
 
     def tickets_by_seat(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """A row per seat: its name and money, then its drafted tickets (x2 when doubled; a note while a
@@ -283,7 +298,7 @@ class OtherScreens(Widgets):
             return
         step = h // len(seats)
         cap = max(self.min_cap, min(self.cap(KEY_CAP * 0.8), step / 1.6))
-        tcap = max(self.min_cap, min(self.cap(21), step / 1.9))
+        tcap = max(self.cap(0, "figure"), min(self.cap(21, "figure"), step / 1.9))
         name_w = max(self.font(cap).size(s.name.upper())[0] for s in seats)
         money_w = max(self.font(cap).size(f"${s.money}")[0] for s in seats)
         tx = x + name_w + money_w + int(60 * u)
@@ -305,7 +320,7 @@ class OtherScreens(Widgets):
             for k, px in (lines[0] if len(lines) == 1 else []):
                 due = k >= len(seat.tickets)
                 stack = "" if due else seat.stacks[k] if k < len(seat.stacks) else seat.tickets[k].split()[0].lower()
-                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack))
+                self.pill(texts[k], tcap, (tx + px, cy), C.GOLD if due else stack_colour(stack), role="figure")
 
     def screen_payouts(self, model: ScreenModel, L: Layout, now: float) -> None:
         u = L.unit
@@ -329,7 +344,7 @@ class OtherScreens(Widgets):
                 text = f"{'+' if change > 0 else '-' if change < 0 else '+'}${abs(change)}"
                 after = self.label(text, cap, (after[0] - int(36 * u), ry + int(cap * 0.2)), colour, "topright")
             self.label(seat.name.upper(), cap, (nx, ry + int(cap * 0.2)), C.TEXT, max_w=after[0] - nx - int(20 * u))
-            tcap, ty = self.cap(19), ry + int(cap * 1.6) + int(10 * u)
+            tcap, ty = self.cap(19, "figure"), ry + int(cap * 1.6) + int(10 * u)
             texts = [t.upper() for t in seat.tickets] or [say(self.lang, "no_tickets").upper()]
             lines = self.pill_lines(texts, tcap, x + aw - nx, u)
             fits = ty + len(lines) * int(tcap * 2.2) <= ry + step - int(8 * u)
@@ -344,13 +359,13 @@ class OtherScreens(Widgets):
                     t = seat.tickets[k] if seat.tickets else texts[k]
                     stack = seat.stacks[k] if k < len(seat.stacks) else t.split()[0].lower()
                     self.pill(texts[k], tcap, (nx + px, ty + li * int(tcap * 2.2)), stack_colour(stack),
-                              anchor="topleft")
-        if L.small:
-            places, side = _frac(L, 0.02, 0.545, 0.40, 0.445), _frac(L, 0.44, 0.545, 0.54, 0.445)
-        else:
-            places, side = _frac(L, 0.655, 0.1, 0.325, 0.5), _frac(L, 0.655, 0.62, 0.325, 0.36)
-        self.places(model, places, u)
-        self.side_bet_result(model, side, u)
+                              anchor="topleft", role="figure")
+        self.payouts_lower(model, L)
+
+    def payouts_lower(self, model: ScreenModel, L: Layout) -> None:
+        """The payouts' places and side bet beside the seats (the 7-inch panel draws its own)."""
+        self.places(model, _frac(L, 0.655, 0.1, 0.325, 0.5), L.unit)
+        self.side_bet_result(model, _frac(L, 0.655, 0.62, 0.325, 0.36), L.unit)
 
     def side_bet_result(self, model: ScreenModel, rect: Rect, u: float) -> None:
         """The side bet panel of the payouts: the question, and the answer in a badge under it. Where both do
@@ -374,7 +389,8 @@ class OtherScreens(Widgets):
             used = self.wrap(question, qcap, (sx, sy, sw, room), C.TEXT)
             self.pill(word, pcap, (sx, sy + used + gap), fill, anchor="topleft")
             return
-        beside = self.font(self.cap(20)).size(title.upper())[0] + self.font(pcap).size(short)[0] + pcap * 1.1 + gap
+        beside = self.font(self.cap(20, "figure")).size(title.upper())[0] + self.font(pcap).size(short)[0] \
+            + pcap * 1.1 + gap
         top = max(sy, rect[1] + int(6 * u) + int(pcap * 1.84) + int(4 * u))   # under the badge on the title row
         if beside <= sw and self.wraps_in(question, qcap, sw, sy + sh - top):
             self.pill(short, pcap, (sx + sw, rect[1] + int(6 * u)), fill, anchor="topright")

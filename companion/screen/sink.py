@@ -14,6 +14,7 @@ from companion.rules.phases import Phase
 from companion.screen.keys import NameEntry
 from companion.screen.moments import MomentClock
 from companion.screen.motion import in_motion
+from companion.screen.pages import next_page_at
 from companion.screen.words import say
 from companion.view.sink import NullSink
 from companion.view.table_view import STALE_ODDS, TableView  # noqa: F401 - STALE_ODDS: where it was
@@ -168,7 +169,9 @@ class ScreenSink(NullSink):
             model = dataclasses.replace(model, move_at=self.move_at)
         self._animated = model.screen in ANIMATED or in_motion(model, now)
         until = self.message_at + self._message_seconds() if self.message else None
-        times = [t for t in (until, self.moments.next_change(now)) if t is not None and now < t]
+        paged = model.screen == "game-over" or model.screen == "race" and len(model.seats) > 4
+        page = next_page_at(now) if paged else None   # the panel's standings or money: the next page
+        times = [t for t in (until, self.moments.next_change(now), page) if t is not None and now < t]
         self._until = min(times) if times else None
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)
             self.display.draw(model, now, self._preview_leds)

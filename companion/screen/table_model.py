@@ -104,6 +104,9 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     (with the money as it was before the payout). ``odds_card`` the race cards revealed when the
     odds were made.
     """
+    if view.service is not None:  # the service mode: its own screen, nothing of the game
+        return ScreenModel(screen="service", service=view.service, language=language, status=status,
+                           message=message, message_at=message_at)
     phase = view.phase.value
     race_end = race_end and view.phase is Phase.PAYOUTS and view.race is not None
     screen = "race" if race_end else SCREEN_FOR_PHASE[phase]

@@ -88,7 +88,8 @@ class TrackPainter(Widgets):
 
     def track_numbers(self, model: ScreenModel, L: Layout) -> None:
         """The lane numbers left of the track and the space numbers under it (every other one, counted back
-        from the last, when they would not fit side by side at the size class's smallest text)."""
+        from the last, when they would not fit side by side at the size class's smallest text; none on the
+        7-inch panel, where the track takes their room)."""
         t, u = model.track, L.unit
         tx, ty, tw, th = L.track
         edge = t.back_edge(model.folds)
@@ -96,6 +97,8 @@ class TrackPainter(Widgets):
         for lane in range(1, t.lanes + 1):
             x, y, w, h = space_rect(lane, 1, L)
             self.label(str(lane), cap, (tx - int(10 * u), y + h // 2), C.DIM_TEXT, "midright")
+        if L.small:
+            return   # the 7-inch panel: the track reaches down to the panels; stars and fold lines mark the spaces
         widest = self.font(cap).size(str(t.spaces))[0] + int(6 * u)
         every = 1 if widest < tw / t.spaces else 2
         for space in range(1, t.spaces + 1):
@@ -129,11 +132,12 @@ class TrackPainter(Widgets):
         if draw_moving(self, model, L, spots, now, HIGHLIGHT, set(placed)):   # the moves in motion
             return spots
         self._move_paths(model, L, spots)
+        letter = L.cap(0, "letter")   # the size class's smallest letter on the track (20 px on the panel)
         for (lane, space), ms in groups.items():
             for m in ms:
                 cx, cy, r = spots[m.mascot]
                 self.mascot(m.mascot, cx, cy, r, fallen=m.fallen, facing=m.facing,
-                            ring=C.GOLD if m.mascot in placed else None)
+                            ring=C.GOLD if m.mascot in placed else None, letter_cap=letter)
         moved = {mv.mascot for mv in model.moves}
         for name in moved & set(spots):
             cx, cy, r = spots[name]

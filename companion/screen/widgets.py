@@ -34,8 +34,10 @@ class TextBox:
     """One text box drawn in a frame: its ``rect`` (x, y, w, h pixels), the ``text``, its capital height
     ``cap`` in pixels, ``fits`` (False when it is wider than the room it was given even at the smallest
     capital allowed), and the ``layer``: ``"screen"``, or the overlay drawn on top on purpose (``"message"``,
-    ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, or ``"qr"`` for the join code's picture; ``role`` is
-    ``"text"``, ``"badge"`` (a state badge) or ``"call"`` (a race call line): the size classes set each a floor."""
+    ``"name"``, ``"fold"``...). ``kind`` is ``"text"``, ``"qr"`` for the join code's picture, or ``"band"`` for
+    a band drawn over the screen (a big moment, the fold: what it covers must be covered whole); ``role`` is
+    ``"text"``, ``"badge"`` (a state badge), ``"call"`` (a race call line), ``"letter"`` (a mascot's letter on
+    the track) or ``"figure"`` (a figure read between cards): the size classes set each a floor."""
 
     rect: Rect
     text: str
@@ -49,6 +51,29 @@ class TextBox:
 def action_words(act: str, lang: str = "en") -> str:
     """Words for one card action (docs/rules.md 2) in capitals: ``"+2"`` -> ``"2 AHEAD"``."""
     return action(lang, act).upper()
+
+
+EDGE: RGB = C.TEXT
+"""A mascot's edge and fallen mark: light, so that the figure keeps at least 3:1 contrast against every track
+colour under simulated deuteranopia, protanopia and tritanopia (tests/screen/test_fallen_mascot.py)."""
+
+
+MARK_AT, MARK_SIZE = 0.72, 0.46
+"""The fallen mark's centre, back and down from the figure's centre, and its radius, as shares of the body's."""
+FALLEN_NOSE = 60.0
+"""How far a fallen mascot's nose points down from ahead, in degrees (its letter stays upright)."""
+
+
+def _inset(points: list[tuple[int, int]], centre: tuple[int, int], by: int) -> list[tuple[int, int]]:
+    """A polygon's ``points`` pulled ``by`` pixels toward ``centre`` (pushed away for a negative ``by``: the
+    edge drawn round the body)."""
+    out = []
+    for x, y in points:
+        dx, dy = x - centre[0], y - centre[1]
+        dist = math.hypot(dx, dy) or 1.0
+        k = max(0.0, (dist - by) / dist)
+        out.append((round(centre[0] + dx * k), round(centre[1] + dy * k)))
+    return out
 
 
 def shade(colour: RGB, k: float) -> RGB:
@@ -111,10 +136,10 @@ class Widgets:
             t = self._texts[key] = self.font(cap).render(s, True, colour)
         return t
 
-    def fit_cap(self, s: str, cap: float, max_w: int | None) -> float:
-        """The capital height at most ``cap`` (and not under :attr:`min_cap`) at which ``s`` is no wider than
-        ``max_w`` (as near as it gets at :attr:`min_cap`)."""
-        floor = max(4.0, min(cap, self.min_cap))
+    def fit_cap(self, s: str, cap: float, max_w: int | None, floor: float | None = None) -> float:
+        """The capital height at most ``cap`` (and not under ``floor``, else :attr:`min_cap`) at which ``s`` is
+        no wider than ``max_w`` (as near as it gets at the floor)."""
+        floor = max(4.0, min(cap, self.min_cap if floor is None else floor))
         if max_w is None:
             return cap
         width = self.font(cap).size(s)[0]
@@ -122,6 +147,16 @@ class Widgets:
             cap = max(floor, cap * max_w / width * 0.98)
             width = self.font(cap).size(s)[0]
         return cap
+
+    def shortened(self, s: str, cap: float, max_w: int) -> str:
+        """``s``, or as much of it as fits ``max_w`` pixels at the smallest capital height it may take (from
+        ``cap`` down to :attr:`min_cap`), ending in an ellipsis."""
+        font = self.font(self.fit_cap(s, cap, max_w))
+        if font.size(s)[0] <= max_w:
+            return s
+        while len(s) > 1 and font.size(s + "\u2026")[0] > max_w:
+            s = s[:-1].rstrip()
+        return s + "\u2026"
 
     def record(self, rect: Rect, text: str, cap: float, fits: bool = True, kind: str = "text",
                role: str = "text") -> None:
@@ -134,7 +169,7 @@ class Widgets:
               max_w: int | None = None, role: str = "text") -> Rect:
         """Draw ``s`` with capitals ``cap`` high (smaller if needed to fit ``max_w``, not under
         :attr:`min_cap`; never cut)."""
-        fitted = self.fit_cap(s, cap, max_w)
+        fitted = self.fit_cap(s, cap, max_w, self.cap(0, role) if role != "text" else None)
         surf = self.text(s, fitted, colour)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
@@ -198,14 +233,16 @@ class Widgets:
         return len(lines) * step
 
     # --- shapes ---
-    def panel(self, rect: Rect, title: str | None, u: float, colour: RGB = C.PANEL) -> Rect:
-        """A rounded panel with an optional small title; returns the inner rect."""
+    def panel(self, rect: Rect, title: str | None, u: float, colour: RGB = C.PANEL, upper: bool = True) -> Rect:
+        """A rounded panel with an optional small title (in capitals, or as given with ``upper`` False);
+        returns the inner rect."""
         self.pg.draw.rect(self.surface, colour, rect, border_radius=int(14 * u))
         x, y, w, h = rect
         pad = int(18 * u)
         if title:
-            cap = self.cap(20)
-            top = self.label(title.upper(), cap, (x + pad, y + int(16 * u)), C.DIM_TEXT, max_w=w - 2 * pad)
+            cap = self.cap(20, "figure")
+            top = self.label(title.upper() if upper else title, cap, (x + pad, y + int(16 * u)), C.DIM_TEXT,
+                             max_w=w - 2 * pad, role="figure")
             below = max(y + int(52 * u), top[1] + top[3] + int(6 * u))
             return (x + pad, below, w - 2 * pad, y + h - pad - below)
         return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
@@ -258,32 +295,43 @@ class Widgets:
         self.pg.draw.polygon(self.surface, colour, [(x1, y1), left, right])
 
     def mascot(self, name: str, cx: int, cy: int, r: int, fallen: bool = False, facing: str = "forward",
-               out: bool = False, ring: RGB | None = None) -> None:
-        """A mascot: a body in its colour, a nose toward where it faces, its letter; lying flat if fallen,
-        grey with a red cross if out (DQ), a ring in ``ring`` colour if given."""
+               out: bool = False, ring: RGB | None = None, letter_cap: float | None = None,
+               tip: float = 0.0) -> None:
+        """A mascot: a body in its colour with a light edge (it stands out from the track for every colour
+        vision), a nose toward where it faces and its letter, upright; fallen: the nose points to the ground
+        (:data:`FALLEN_NOSE` degrees down) and a fallen mark (a light disc with a dark arrow down) sits at its
+        back foot; grey with a red cross if out (DQ); a ring in ``ring`` colour if given. ``tip`` (0..1): how
+        far a standing mascot is through tipping over, its nose that share of the way down (the motion of a
+        fall). ``letter_cap``: the letter's smallest capital height in pixels (the track's figures; the letter
+        is then recorded by the measuring hook, role ``letter``)."""
         pg, s = self.pg, self.surface
         col = C.OUT if out else C.colour(name)
         d = 1 if facing == "forward" else -1
-        if fallen:
-            body = pg.Rect(0, 0, int(r * 2.1), int(r * 1.1))
-            body.center = (cx, cy + r // 3)
-            nose = [(cx + d * int(r * 1.05), body.centery - r // 3), (cx + d * int(r * 1.45), body.centery),
-                    (cx + d * int(r * 1.05), body.centery + r // 3)]
-            pg.draw.polygon(s, col, nose)
-            pg.draw.ellipse(s, col, body)
-            pg.draw.ellipse(s, C.BACKGROUND, body, width=max(1, r // 12))
-            letter = pg.transform.rotate(self.text(name[0].upper(), r * 0.75, C.BACKGROUND), 90 * d)
-            s.blit(letter, letter.get_rect(center=body.center))
-        else:
-            nose = [(cx + d * int(r * 0.75), cy - int(r * 0.55)), (cx + d * int(r * 1.45), cy),
-                    (cx + d * int(r * 0.75), cy + int(r * 0.55))]
-            pg.draw.polygon(s, col, nose)
-            pg.draw.circle(s, col, (cx, cy), r)
-            pg.draw.circle(s, C.BACKGROUND, (cx, cy), r, width=max(1, r // 12))
-            letter = self.text(name[0].upper(), r * 0.95, C.BACKGROUND)
-            s.blit(letter, letter.get_rect(center=(cx, cy + r // 14)))
+        cap = r * 0.95 if letter_cap is None else max(r * 0.95, letter_cap)
+        r = max(r, int(cap * 0.74))   # a letter at its floor keeps its body round it
+        edge = max(2, r // 6)
+        angle = math.radians(FALLEN_NOSE * (1.0 if fallen else min(1.0, max(0.0, tip))))   # down, ahead
+        nose = [(cx + d * round(x * math.cos(angle) - y * math.sin(angle)),
+                 cy + round(x * math.sin(angle) + y * math.cos(angle)))
+                for x, y in ((r * 0.75, -r * 0.55), (r * 1.45, 0.0), (r * 0.75, r * 0.55))]
+        pg.draw.polygon(s, EDGE, _inset(nose, (cx, cy), -edge))
+        pg.draw.circle(s, EDGE, (cx, cy), r + edge)
+        pg.draw.polygon(s, col, nose)
+        pg.draw.circle(s, col, (cx, cy), r)
+        letter = self.text(name[0].upper(), cap, C.BACKGROUND)
+        box = letter.get_rect(center=(cx, cy + r // 14))
+        s.blit(letter, box)
+        if letter_cap is not None:
+            ink = (box.x, round(cy + r / 14 - cap / 2), box.w, round(cap))   # a capital's ink is cap high
+            self.record(ink, name[0].upper(), cap, role="letter")
         if ring:
             pg.draw.circle(s, ring, (cx, cy), int(r * 1.22), width=max(2, r // 7))
+        if fallen:   # the fallen mark, on top: a light disc at the back foot with a dark arrow pointing down
+            mr = max(5, int(r * MARK_SIZE))
+            mx, my = cx - d * int(r * MARK_AT), cy + int(r * MARK_AT)
+            pg.draw.circle(s, C.BACKGROUND, (mx, my), mr + max(1, edge // 2))
+            pg.draw.circle(s, EDGE, (mx, my), mr)
+            self.arrow((mx, my - mr * 0.62), (mx, my + mr * 0.68), C.BACKGROUND, max(2, mr // 3), mr * 0.7)
         if out:
             k = int(r * 0.95)
             wd = max(3, r // 5)
@@ -333,4 +381,4 @@ class Widgets:
             self.label(action, k * 0.4, (cx, cy), ink, "center")
 
 
-__all__ = ["TextBox", "Widgets", "action_words", "ink_on", "shade"]
+__all__ = ["EDGE", "FALLEN_NOSE", "MARK_AT", "MARK_SIZE", "TextBox", "Widgets", "action_words", "ink_on", "shade"]

@@ -10,7 +10,7 @@ dots, 0.254 mm, for Code 128 and 4 dots for QR), with the full quiet zone (10 mo
 inside the label's safe area, and the symbol's corner snapped to the 300 dpi grid.
 
 >>> from companion.tools.labels import build_labels, render_pdf, LAYOUTS
->>> labels = build_labels()                     # 53 cards, 36 ticket sides, 12 side bets, 17 controls, 72 bets
+>>> labels = build_labels()                     # 53 cards, 36 ticket sides, 12 side bets, 19 controls, 72 bets
 >>> placements = render_pdf(labels, "labels.pdf", LAYOUTS["a4-3x8"], symbology="qr")  # doctest: +SKIP
 """
 
@@ -49,7 +49,8 @@ INK: dict[str, str] = {
 }
 
 _CONTROL_CAPTIONS = {"new": "NEW GAME", "go": "GO / NEXT", "undo": "UNDO", "standard": "STANDARD GAME",
-                     "open": "OPEN GAME (POTS)", "double": "DOUBLE (RACE 3)"}
+                     "open": "OPEN GAME (POTS)", "double": "DOUBLE (RACE 3)", "service": "SERVICE MODE",
+                     "service-exit": "LEAVE SERVICE MODE"}
 _CONTROL_MEANINGS = {
     "new": "control: start a new game",
     "go": "control: go / next step (same as the go button)",
@@ -57,6 +58,8 @@ _CONTROL_MEANINGS = {
     "standard": "control: this game plays with betting tickets (before or right after the player count)",
     "open": "control: this game plays the open variant, pots and no tickets (before or right after the count)",
     "double": "control: race 3, the next ticket or bet scanned pays double",
+    "service": "control: the builder's service mode (LED test and calibration, scanner, buttons, sound, screen)",
+    "service-exit": "control: leave the service mode; the table is as it was",
 }
 
 

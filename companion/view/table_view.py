@@ -191,6 +191,7 @@ class TableView:
     seat_word: str = SEAT_WORD
     journal_identity: str | None = None  # the journal's own random id (Journal.identity); None: none known
     seat_codes: Mapping[int, str] = field(default_factory=dict)  # 1-based seat -> the phone's consent code
+    service: Any = None  # companion.service.page.ServicePage while the service mode is on, else None
 
     def seat_name(self, seat: int) -> str:
         """The name of 0-based ``seat`` (a seat not at the table gets ``seat_word``)."""

@@ -118,3 +118,51 @@ def test_key_buttons_press_by_button_name_and_by_key():
     with k:
         pass
     assert k.closed
+
+
+@pytest.fixture
+def chord_rig():
+    clock = FakeClock()
+    presses: list[str] = []
+    chords: list[str] = []
+    factory = MockFactory()
+    buttons = Buttons(presses.append, {"undo": 17, "go": 27}, clock=clock, pin_factory=factory,
+                      on_chord=lambda: chords.append("chord"))
+    yield buttons, factory.pin(17), factory.pin(27), clock, presses, chords
+    buttons.close()
+
+
+def test_with_a_chord_a_press_counts_when_the_button_is_let_go(chord_rig):
+    buttons, undo, go, clock, presses, chords = chord_rig
+    go.drive_low()
+    clock.advance(0.15)
+    assert presses == []
+    go.drive_high()
+    assert presses == ["go"] and chords == []
+
+
+def test_both_buttons_held_3_s_are_the_chord_and_neither_press_counts(chord_rig):
+    buttons, undo, go, clock, presses, chords = chord_rig
+    undo.drive_low()
+    clock.advance(0.2)
+    go.drive_low()
+    clock.advance(2.9)
+    go.drive_high()                                   # let go too early: nothing at all
+    clock.advance(0.1)
+    undo.drive_high()
+    assert presses == [] and chords == []
+    clock.advance(0.5)
+    go.drive_low()
+    clock.advance(0.1)
+    undo.drive_low()
+    clock.advance(3.0)
+    undo.drive_high()
+    clock.advance(0.1)
+    go.drive_high()
+    assert presses == [] and chords == ["chord"] and buttons.history == ["chord"]
+
+
+def test_a_desktop_key_still_presses_at_once_with_a_chord(chord_rig):
+    buttons, undo, go, clock, presses, chords = chord_rig
+    assert KeyButtons(buttons.press, clock=clock).key("g")
+    assert presses == ["go"]

@@ -341,3 +341,23 @@ def test_stopping_ends_a_scripted_wait():
 def test_bad_wait_line_names_the_line():
     with pytest.raises(ValueError, match=r"demo line 2: 'wait soon' is not a pause"):
         parse_script("HS15\nwait soon\n", "demo")
+
+
+@pytest.mark.parametrize("suffix, said", [(b"\r", "CR"), (b"\n", "LF"), (b"\r\n", "CR LF"), (b"\r\n\r\n", "CR LF CR LF")])
+def test_the_parser_tells_the_line_end_it_read(suffix, said):
+    parser = ScanParser(clock=FakeClock())
+    assert parser.feed(b"HS15" + suffix) == ["HS15"]
+    assert parser.suffix == said
+
+
+def test_the_parser_times_a_line_from_its_first_byte_to_its_end():
+    clock = FakeClock()
+    parser = ScanParser(clock=clock)
+    assert parser.line_seconds is None
+    parser.feed(b"]C0H")
+    clock.advance(0.012)
+    parser.feed(b"S-GO\r\n")
+    assert parser.line_seconds == pytest.approx(0.012)
+    clock.advance(5.0)
+    parser.feed(b"HS15\n")                            # the wait between two scans is not the second one's time
+    assert parser.line_seconds == pytest.approx(0.0)

@@ -276,7 +276,7 @@ def imported_modules(path) -> set[str]:
 def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
     from pathlib import Path
     root = Path(__file__).resolve().parents[2] / "companion"
-    for folder in ("lights", "screen", "voice", "call", "odds", "web", "view"):
+    for folder in ("lights", "screen", "voice", "call", "odds", "web", "view", "service"):
         paths = list((root / folder).glob("*.py"))
         assert paths, f"no modules in {root / folder}"
         for path in paths:

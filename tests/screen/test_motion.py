@@ -125,7 +125,8 @@ def test_a_mascot_knocked_down_tips_over_when_the_mover_reaches_it():
     screen = Screen.offscreen(SIZE)
     L = layout_for(SIZE, model.track)
     hit = fall_time(next(p for p in model.paths if p.mascot == "hurley"))
-    rect = space_rect(1, 5, L)
+    x, y, w, h = space_rect(1, 5, L)
+    rect = (x - w, y, 3 * w, h)   # its space and those beside it: the whole figure, nose included
     red = C.colour("hurley")
     screen.draw(model, hit - 0.05)
     upright = colour_box(screen.surface, rect, red)
@@ -133,9 +134,9 @@ def test_a_mascot_knocked_down_tips_over_when_the_mover_reaches_it():
     tipping = colour_box(screen.surface, rect, red)
     screen.draw(model, hit + TIP_SECONDS + 0.01)
     down = colour_box(screen.surface, rect, red)
-    assert upright[0] > upright[1]          # standing: its nose makes it wider than tall
-    assert tipping[1] > upright[1]          # half way over: turned 45 degrees, taller than standing
-    assert down[1] < upright[1] * 0.75      # lying on its side
+    assert upright[0] > upright[1]          # standing: its nose ahead makes it wider than tall
+    assert tipping[0] < upright[0]          # half way over: the nose turning down, less far ahead
+    assert down[0] < tipping[0] and down[1] > upright[1]   # fallen: the nose to the ground, below the body
     assert in_motion(model, hit + TIP_SECONDS - 0.01) and not in_motion(model, hit + TIP_SECONDS + 0.01)
     assert settled(model.paths) == pytest.approx(max(SLIDE_SECONDS, hit + TIP_SECONDS))
 

@@ -52,7 +52,7 @@ def test_qr_rows_have_the_quiet_zone():
     assert len(rows) == len(rows[0]) and not any(rows[0]) and not any(r[0] for r in rows)
 
 
-@pytest.mark.parametrize("lang, words", [("en", "code"), ("nl", "code"), ("es", "código")])
+@pytest.mark.parametrize("lang, words", [("en", "code"), ("nl", "toegang"), ("es", "código")])
 def test_the_join_code_is_written_under_the_qr_code(lang, words):
     from types import SimpleNamespace
     from companion.screen.qr import _address

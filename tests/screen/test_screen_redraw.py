@@ -163,3 +163,29 @@ def test_stale_odds_look_different_on_every_screen_that_shows_odds():
             screen.draw(dataclasses.replace(model, odds_stale=stale), 0.0)
             pictures.append(pygame.image.tobytes(screen.surface, "RGB"))
         assert pictures[0] != pictures[1], name
+
+
+def test_the_game_over_screen_draws_again_only_when_a_page_of_standings_turns():
+    """The 7-inch panel pages the final standings (companion/screen/panel_screens.py): the sink draws a frame at
+    each page turn and none between them."""
+    import random
+
+    from companion.rules.table import Table, realise
+    from companion.screen.pages import PAGE_SECONDS
+    from companion.tools.demo import parse_script, script_path
+    table, rng = Table(), random.Random(1)
+    for text, _ in parse_script(script_path().read_text("utf-8")):
+        try:
+            table.apply(text, realise(text, rng))
+        except ValueError:
+            continue
+        if table.phase == "game-over":
+            break
+    assert table.phase == "game-over"
+    display = FakeDisplay()
+    sink = ScreenSink(display)
+    view = build(table)
+    run(sink, view, 0.1, 3 * PAGE_SECONDS - 1.0)   # two page turns: at 6 s and at 12 s
+    times = [now for _, now in display.drawn]
+    assert display.drawn[0][0].screen == "game-over"
+    assert len(times) == 3 and all(abs(t - k * PAGE_SECONDS) < 2 * FRAME for t, k in zip(times[1:], (1, 2)))
