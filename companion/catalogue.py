@@ -10,6 +10,7 @@
 - ``[voice]`` the spoken phrasings (for a key also in ``[shown]``: the ones after it);
 - ``[screen_call]`` the screen's race call panel's own long forms (a move names its space);
 - ``[screen]`` the screen's labels (:func:`companion.screen.words.say`);
+- ``[service]`` the service mode's words, on the screen and in the voice (:func:`companion.service.words.say`);
 - ``[phone]`` the phone page's words (``GET /api/words?lang=xx``);
 - ``[console]``, ``[console_words]`` (English only) the printed race call of the console and ``hotstreak simulate``.
 
@@ -44,9 +45,9 @@ class Catalogue:
     the mascots of a shared place, said once); ``sidebets`` the side bet questions by card id; ``outcomes`` the
     life-outcome lines by the ``from`` dollars of their band (empty: the game data's English lines); ``shown``
     the plain written form by key; ``screen`` the race call panel's own long forms by event key
-    (:mod:`companion.call.screencall`); ``screen_words`` the screen's labels; ``phone`` the phone page's words
-    (strings, or a list for ``places``); ``console``/``console_words`` the printed call's templates and small
-    words (English only, empty elsewhere)."""
+    (:mod:`companion.call.screencall`); ``screen_words`` the screen's labels; ``service`` the service mode's
+    words; ``phone`` the phone page's words (strings, or a list for ``places``); ``console``/``console_words``
+    the printed call's templates and small words (English only, empty elsewhere)."""
 
     lang: str
     voice: str
@@ -58,6 +59,7 @@ class Catalogue:
     screen: dict[str, str] = field(default_factory=dict)
     shown: dict[str, str] = field(default_factory=dict)
     screen_words: dict[str, str] = field(default_factory=dict)
+    service: dict[str, str] = field(default_factory=dict)
     phone: dict[str, Any] = field(default_factory=dict)
     console: dict[str, str] = field(default_factory=dict)
     console_words: dict[str, str] = field(default_factory=dict)
@@ -102,9 +104,10 @@ def load_catalogue(lang: str) -> Catalogue:
     return Catalogue(
         lang, data["meta"]["voice"], phrases, {int(k): v for k, v in data["places"].items()},
         _strings(data, "words", path), _strings(data, "sidebets", path),
-        {int(k): v for k, v in data.get("outcomes", {}).items()}, _strings(data, "screen_call", path), shown,
-        _strings(data, "screen", path), dict(data.get("phone", {})), _strings(data, "console", path),
-        _strings(data, "console_words", path))
+        outcomes={int(k): v for k, v in data.get("outcomes", {}).items()},
+        screen=_strings(data, "screen_call", path), shown=shown, screen_words=_strings(data, "screen", path),
+        service=_strings(data, "service", path), phone=dict(data.get("phone", {})),
+        console=_strings(data, "console", path), console_words=_strings(data, "console_words", path))
 
 
 __all__ = ["LANGUAGES", "Catalogue", "load_catalogue", "sounds_dir"]

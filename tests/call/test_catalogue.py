@@ -14,6 +14,7 @@ from companion.call import racecall, screencall, words
 from companion.catalogue import LANGUAGES, load_catalogue
 from companion.rules import Race
 from companion.screen import words as screen_words
+from companion.service import words as service_words
 
 APP_JS = Path(screencall.__file__).resolve().parent.parent / "web" / "static" / "app.js"
 
@@ -59,6 +60,7 @@ def test_every_output_reads_the_one_catalogue():
     assert racecall.PRINTED.phrases == {k: (v,) for k, v in en.console.items()}
     assert racecall.PRINTED.words == en.console_words
     assert {lang: load_catalogue(lang).screen_words for lang in LANGUAGES} == screen_words.WORDS
+    assert {lang: load_catalogue(lang).service for lang in LANGUAGES} == service_words.WORDS
     assert words.phrase("refused-unknown", "nl") == load_catalogue("nl").shown["refused-unknown"]
     assert not load_catalogue("nl").console and not load_catalogue("es").console  # the printed call is English
 
