@@ -58,5 +58,7 @@ def test_the_page_shows_the_catalogue_s_words_in_the_table_s_language(lang, tmp_
                 "return [...document.querySelectorAll('[data-t]')].map((e) => [e.dataset.t, e.textContent])")
             assert len(shown) > 10
             assert [[key, words[key]] for key, _ in shown] == shown  # every labelled element in its words
+            options = [o.text for o in phone.find_elements("css selector", "#join-seat option")]
+            assert options == [words["seat"].format(n=n) for n in (1, 2, 3)]  # drawn again when the words came
         finally:
             phone.quit()

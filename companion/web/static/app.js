@@ -187,7 +187,7 @@ function drawSeat(v) {
     }
     $("bet-double").hidden = v.race !== v.double_race;
   } else {
-    const sel = $("join-seat"), want = v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}:${s.locked}`).join("|");
+    const sel = $("join-seat"), want = wordsLang + "|" + v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}:${s.locked}`).join("|");
     if (sel.dataset.want !== want) {
       const keep = sel.value;
       sel.innerHTML = v.seats.map((s) => `<option value="${s.seat}" ${s.claimed ? "disabled" : ""}>${esc(t("seat", {n: s.seat}))}${s.named ? " · " + esc(s.name) : ""}${s.claimed ? " (" + esc(t("taken")) + ")" : ""}</option>`).join("");
