@@ -31,7 +31,9 @@ function loadWords(l) {  // the page's words in language l, from the table; the 
   fetch("/api/words?lang=" + encodeURIComponent(l))
     .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
     .then((w) => { if (l === lang) { T = w; wordsLang = l; if (view) render(view); } })
-    .catch(() => { if (wordsWanted === l) wordsWanted = ""; });  // tried again at the next view
+    .catch(() => {  // tried again in a moment
+      if (wordsWanted === l) { wordsWanted = ""; setTimeout(() => { if (view) render(view); }, 2000); }
+    });
 }
 function mine() { try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; } }
 function setMine(v) { v ? localStorage.setItem(KEY, JSON.stringify(v)) : localStorage.removeItem(KEY); }
@@ -126,7 +128,7 @@ function pick(e, what) {
 function render(v) {
   view = v;
   if (v.lang && v.lang !== lang) { lang = v.lang; document.documentElement.lang = lang; }
-  if (wordsLang !== lang) loadWords(lang);
+  if (wordsLang !== lang) { loadWords(lang); if (!wordsLang) return; }  // drawn once the page has its words
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
   $("join-code").placeholder = t("code"); $("join-key").placeholder = t("join_code");
@@ -367,5 +369,4 @@ function drawCall(v) {
   $("call").innerHTML = lines.join("");
 }
 
-loadWords(lang);
 connect();
