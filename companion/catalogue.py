@@ -12,7 +12,8 @@
 - ``[screen]`` the screen's labels (:func:`companion.screen.words.say`);
 - ``[service]`` the service mode's words, on the screen and in the voice (:func:`companion.service.words.say`);
 - ``[phone]`` the phone page's words (``GET /api/words?lang=xx``);
-- ``[console]``, ``[console_words]`` (English only) the printed race call of the console and ``hotstreak simulate``.
+- ``[console]``, ``[console_words]`` (English only) the printed race call of the console and ``hotstreak simulate``,
+  and the console's own lines (``console-*``).
 
 Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
 screen. This module imports only the standard library: every sink folder may import it.
