@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import functools
 import tomllib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 """The table's languages: a ``sounds/phrases/<lang>.toml`` each."""
@@ -90,12 +93,16 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=None)
 def load_catalogue(lang: str) -> Catalogue:
-    """Load ``sounds/phrases/<lang>.toml``. Raises ValueError for a language not in :data:`LANGUAGES` or a file
-    whose ``[meta]``, ``[voice]`` or ``[places]`` is missing (naming the file and section)."""
+    """Load ``sounds/phrases/<lang>.toml``. Raises ValueError for a language not in :data:`LANGUAGES`, a file that
+    is not TOML in UTF-8, or one whose ``[meta]``, ``[voice]`` or ``[places]`` is missing (naming the file and
+    section); OSError when the file cannot be read."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGUAGES)})")
     path = sounds_dir() / "phrases" / f"{lang}.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: {exc} (expected a TOML file in UTF-8)") from None
     missing = [s for s in ("meta", "voice", "places") if s not in data]
     if missing:
         raise ValueError(f"{path}: no [{'], ['.join(missing)}] section")
@@ -111,4 +118,24 @@ def load_catalogue(lang: str) -> Catalogue:
         console=_strings(data, "console", path), console_words=_strings(data, "console_words", path))
 
 
-__all__ = ["LANGUAGES", "Catalogue", "load_catalogue", "sounds_dir"]
+class ByLanguage(Mapping[str, T]):
+    """One part of every language's catalogue, by language, read when first asked for (so importing a module
+    that holds one never reads a file): ``ByLanguage(lambda cat: cat.screen_words)["nl"]``. A language not in
+    :data:`LANGUAGES` is a KeyError; a broken file raises as :func:`load_catalogue` does."""
+
+    def __init__(self, part: Callable[[Catalogue], T]):
+        self._part = part
+
+    def __getitem__(self, lang: str) -> T:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        return self._part(load_catalogue(lang))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+__all__ = ["LANGUAGES", "ByLanguage", "Catalogue", "load_catalogue", "sounds_dir"]

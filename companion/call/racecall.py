@@ -8,6 +8,7 @@ the demo's headless output from the catalogue's ``[console]`` and ``[console_wor
 
 from __future__ import annotations
 
+import functools
 from typing import Iterable
 
 from companion.call import words
@@ -21,21 +22,31 @@ def ordinal(n: int) -> str:
     return _ORD.get(n, f"{n}th")
 
 
-_EN = words.load_catalogue("en")
-PRINTED = words.Catalogue(
-    lang="en", voice="", phrases={k: (v,) for k, v in _EN.console.items()},
-    places={n: ordinal(n) for n in range(1, 21)}, words=dict(_EN.console_words), sidebets={})
-"""The printed call's templates (``[console]``): one per key of :data:`companion.call.words.TABLE`, English, no
-variety."""
+@functools.cache
+def printed() -> words.Catalogue:
+    """The printed call's templates (``[console]`` of the English catalogue): one per key of
+    :data:`companion.call.words.TABLE`, English, no variety; read when first used. Raises as
+    :func:`companion.catalogue.load_catalogue` does for a broken file."""
+    en = words.load_catalogue("en")
+    return words.Catalogue(lang="en", voice="", phrases={k: (v,) for k, v in en.console.items()},
+                           places={n: ordinal(n) for n in range(1, 21)}, words=dict(en.console_words), sidebets={})
+
+
+def __getattr__(name: str) -> words.Catalogue:
+    """``PRINTED``: :func:`printed` (read on first use, not at import)."""
+    if name == "PRINTED":
+        return printed()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def line(e: ev.Event, names: words.Names | None = None) -> str | None:
     """One line of race call for an event, or None for an event that is not called; seats by ``names``
     (0-based seat -> name), else "Seat N"."""
     kf = words.key_and_fields(e)
-    if kf is None or kf[0] not in PRINTED.phrases:
+    cat = printed()
+    if kf is None or kf[0] not in cat.phrases:
         return None
-    return words.render(PRINTED.phrases[kf[0]][0], kf[1], PRINTED, kf[0], names)
+    return words.render(cat.phrases[kf[0]][0], kf[1], cat, kf[0], names)
 
 
 def call(events: Iterable[ev.Event], names: words.Names | None = None) -> list[str]:

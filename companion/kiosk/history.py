@@ -19,7 +19,7 @@ import logging
 import time
 from typing import Any, Iterable
 
-from companion.catalogue import LANGUAGES, load_catalogue
+from companion.catalogue import ByLanguage
 from companion.kiosk.errors import JournalError
 from companion.kiosk.journal import Entry, Journal
 from companion.kiosk.legacy import apply_legacy
@@ -130,8 +130,7 @@ def mascot_form(games: Iterable[dict[str, Any]], last: int | None = None) -> dic
     return form
 
 
-FORM_WORDS = {lang: (load_catalogue(lang).screen_words["form_one"], load_catalogue(lang).screen_words["form_several"])
-              for lang in LANGUAGES}
+FORM_WORDS = ByLanguage(lambda cat: (cat.screen_words["form_one"], cat.screen_words["form_several"]))
 """(one race, several races) per language of the config's ``language``: the catalogue's ``[screen]``
 ``form_one``/``form_several``."""
 

@@ -15,9 +15,9 @@ language: they name what is printed on the labels.
 from __future__ import annotations
 
 from companion.catalogue import LANGUAGES as LANGUAGES
-from companion.catalogue import load_catalogue
+from companion.catalogue import ByLanguage
 
-WORDS: dict[str, dict[str, str]] = {lang: load_catalogue(lang).screen_words for lang in LANGUAGES}
+WORDS: ByLanguage[dict[str, str]] = ByLanguage(lambda cat: cat.screen_words)
 """The screen's words by language and key: the ``[screen]`` section of ``sounds/phrases/<lang>.toml``."""
 
 

@@ -9,9 +9,9 @@ the strip (the builder's own count, from 0 at the data input).
 from __future__ import annotations
 
 from companion.catalogue import LANGUAGES as LANGUAGES
-from companion.catalogue import load_catalogue
+from companion.catalogue import ByLanguage
 
-WORDS: dict[str, dict[str, str]] = {lang: load_catalogue(lang).service for lang in LANGUAGES}
+WORDS: ByLanguage[dict[str, str]] = ByLanguage(lambda cat: cat.service)
 """The service mode's words by language and key: the ``[service]`` section of ``sounds/phrases/<lang>.toml``."""
 
 

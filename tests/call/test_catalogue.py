@@ -25,8 +25,10 @@ def edited_catalogue(tmp_path, monkeypatch):
     shutil.copytree(catalogue.sounds_dir() / "phrases", tmp_path / "phrases")
     monkeypatch.setattr(catalogue, "sounds_dir", lambda: tmp_path)
     load_catalogue.cache_clear()
+    racecall.printed.cache_clear()
     yield tmp_path / "phrases"
     load_catalogue.cache_clear()
+    racecall.printed.cache_clear()
 
 
 def test_changing_a_spoken_line_changes_what_the_table_hears_but_not_the_screen(edited_catalogue):
@@ -96,3 +98,12 @@ def test_a_catalogue_file_without_its_voice_is_refused_naming_the_file(edited_ca
     path.write_text(path.read_text(encoding="utf-8").replace("[voice]", "[voices]"), encoding="utf-8")
     with pytest.raises(ValueError, match=r"es\.toml: no \[voice\] section"):
         load_catalogue("es")
+
+
+def test_a_broken_catalogue_file_is_one_line_naming_it_never_a_traceback(edited_catalogue, capsys):
+    from companion.cli import main
+    (edited_catalogue / "en.toml").write_text("[meta\nvoice = 1\n", encoding="utf-8")
+    assert main(["simulate", "H+3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("hotstreak simulate: ") and "en.toml: " in err and "expected a TOML file in UTF-8" in err
