@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "odds": "odds",
     "history": "history",
     "config": "config",
+    "wiring": "wiring",
 }
 
 

@@ -10,6 +10,9 @@ desktop window's keys go through the same press path as the table's buttons; clo
 ``on_quit()``, and so does Esc in a desktop window when ``on_key`` did not take it (returned a false value;
 the name entry takes Esc to cancel the name being typed, so a second Esc closes). When no display can be opened, :func:`open_display` returns a :class:`NullDisplay` after
 one log line: ``surface`` is None, every call does nothing, and the race goes on.
+
+A desktop window given a ``burst`` decoder (:mod:`hardware.keyburst`) tells a keyboard scanner's codes from a
+person's keys: a code goes to ``on_scan(text)`` as one scan, a person's key to ``on_key`` as before.
 """
 
 from __future__ import annotations
@@ -17,13 +20,17 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from typing import Any, Callable
 
 from hardware.device import Device
+from hardware.keyburst import BurstDecoder, Scan
 
 log = logging.getLogger("hotstreak.display")
 
 KINDS = ("auto", "kmsdrm", "window", "dummy", "none")
+KEY_WAIT = 0.25   # s: the most one poll waits on keys held by the burst decoder (a scanner's burst is ~0.1 s)
+KEY_WAITS = 100   # and the most waits it makes, whatever the clock says
 DEFAULT_SIZE = (1280, 720)
 
 
@@ -67,6 +74,10 @@ class PygameDisplay(Device):
         self.name = kind
         self.on_key = on_key
         self.on_quit = on_quit
+        self.burst: BurstDecoder | None = None        # a keyboard scanner's bursts told from a person's keys
+        self.on_scan: Callable[[str], Any] | None = None
+        self.clock: Callable[[], float] = time.monotonic  # the keys' times for ``burst`` (tests: a fake clock)
+        self.key_wait = KEY_WAIT                           # s a poll may wait for the held keys' decision
         fullscreen = kind == "kmsdrm"
         pygame.display.init()
         if size is None:
@@ -95,18 +106,64 @@ class PygameDisplay(Device):
 
     def poll(self) -> None:
         """Hand the window's key presses to ``on_key`` (and its close to ``on_quit``) without showing a new
-        frame: what a screen that did not change calls instead of :meth:`present`."""
+        frame: what a screen that did not change calls instead of :meth:`present`.
+
+        With a ``burst`` decoder (:class:`hardware.keyburst.BurstDecoder`, a desktop window), every key goes
+        through it first: a keyboard scanner's code goes to ``on_scan(text)``, a person's keys to ``on_key``.
+        SDL gives key events no time, so the keys found here carry the time they were read: those waiting since
+        the last poll the time of this one (a slow frame between two polls never splits a burst); then, while
+        the decoder holds keys, the display waits for the next key (at most ``key_wait`` s, without spinning)
+        and stamps each as it comes, so a person's keys are told apart within about a frame."""
         if self.closed:
             return
         pg = self._pg
-        for event in pg.event.get():
+        now = self.clock()
+        found = self._events(pg.event.get(), now)
+        burst = self.burst
+        if burst is None:
+            return
+        if not found:
+            self._decoded(burst.tick(now))
+        end = now + self.key_wait
+        for _ in range(KEY_WAITS):
+            deadline = burst.deadline
+            now = self.clock()
+            if deadline is None or now >= end:
+                break
+            if now > deadline:
+                self._decoded(burst.tick(now))
+                continue
+            event = pg.event.wait(int((deadline - now) * 1000) + 2)
+            self._events([event, *pg.event.get()], self.clock())
+
+    def _events(self, events: list[Any], stamp: float) -> bool:
+        """Hand on ``events`` read at ``stamp``; True when there was a key among them."""
+        pg = self._pg
+        found = False
+        for event in events:
             if event.type == pg.KEYDOWN:
                 name = pg.key.name(event.key)
-                taken = self.on_key(name) if self.on_key is not None else False
-                if name == "escape" and not taken and self.name == "window" and self.on_quit is not None:
-                    self.on_quit()  # Esc closes a desktop window, like its close button
+                if self.burst is None:
+                    self._press(name)
+                else:
+                    found = True
+                    self._decoded(self.burst.feed(name, getattr(event, "unicode", ""), stamp))
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
+        return found
+
+    def _press(self, name: str) -> None:
+        taken = self.on_key(name) if self.on_key is not None else False
+        if name == "escape" and not taken and self.name == "window" and self.on_quit is not None:
+            self.on_quit()  # Esc closes a desktop window, like its close button
+
+    def _decoded(self, decided: list[Any]) -> None:
+        for item in decided:
+            if isinstance(item, Scan):
+                if self.on_scan is not None:
+                    self.on_scan(item.text)
+            else:
+                self._press(item.key)
 
     def _release(self) -> None:
         self._pg.display.quit()

@@ -200,7 +200,7 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
     press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
     screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
     headless and ``notes["screen"]`` says so. In a desktop window the keys go to the screen's name entry first
-    (``n``, a name, Enter: ``submit``)."""
+    (``n``, a name, Enter: ``submit``); a keyboard scanner's burst there is one scan (``submit`` too)."""
     sinks: list[Any] = []
     notes = {} if notes is None else notes
     status = status or hw.status
@@ -229,6 +229,10 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                                   keyboard=device.name == "window")
                 if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
                     device.on_key = sink.window_keys(service_key(hw.keys.key if hw.keys is not None else None, submit))
+                    from hardware.keyburst import BurstDecoder  # a keyboard scanner's code: one scan
+                    device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
+                                                typing=lambda: sink.entry.active)
+                    device.on_scan = submit
                 sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)

@@ -17,7 +17,7 @@ G, H, D, M = Mascot.GOBBLER, Mascot.HURLEY, Mascot.DANGLE, Mascot.MUM
 FOUR_PLACES = ev.RaceEnded(((H, 1), (D, 2), (G, 3), (M, 4)))
 SHARED_FOURTH = ev.RaceEnded(((H, 1), (D, 2), (G, 4), (M, 4)))
 
-# Lines a listener heard as translated word for word (issue 29), as patterns over the catalogue's phrasings.
+# Lines a listener heard as translated word for word, as patterns over the catalogue's phrasings.
 STIFF: dict[str, tuple[str, ...]] = {
     "nl": (r"^Kruipend", r"^Uitwijken,", r"^\{place\}, \{mascot\}", r"^Gedeeld \{place\}, ", r"\{mascot\} eraf, "),
     "es": (r"se arrastra atrás", r"¡Plegad", r"barajad!", r"¡Barajad", r"^¡?\{place\}, \{mascot\}"),

@@ -9,7 +9,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", ["hardware", "hardware.scanner", "hardware.leds", "hardware.buttons", "hardware.device",
-                                  "hardware.board", "hardware.pins", "hardware.hid", "hardware.mock_scanner", "hardware.lines", "hardware.audio", "companion.lights.lanemap",
+                                  "hardware.board", "hardware.pins", "hardware.hid", "hardware.keyburst", "hardware.mock_scanner", "hardware.lines", "hardware.audio", "companion.lights.lanemap",
                                   "companion.lights.render"])
 def test_docstring_examples(name, monkeypatch):
     monkeypatch.delenv("HOTSTREAK_HARDWARE", raising=False)
