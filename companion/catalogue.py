@@ -16,7 +16,8 @@
   and the console's own lines (``console-*``).
 
 Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
-screen. This module imports only the standard library: every sink folder may import it.
+screen. A word two outputs show alike is written once: ``side_bet = { same_as = "screen.side_bet" }`` in
+``[phone]`` (or ``[screen]``, ``[service]``) takes the text of ``[screen]`` ``side_bet`` (or of ``[words]``). This module imports only the standard library: every sink folder may import it.
 
 >>> cat = load_catalogue("nl")
 >>> cat.shown["fell"] == cat.phrases["fell"][0]
@@ -51,7 +52,8 @@ class Catalogue:
     the plain written form by key; ``screen`` the race call panel's own long forms by event key
     (:mod:`companion.call.screencall`); ``screen_words`` the screen's labels; ``service`` the service mode's
     words; ``phone`` the phone page's words (strings, or a list for ``places``); ``console``/``console_words``
-    the printed call's templates and small words (English only, empty elsewhere)."""
+    the printed call's templates and small words (English only, empty elsewhere); ``same_as`` the entries written
+    as another's text (``"phone.side_bet"`` -> ``"screen.side_bet"``), already put in place."""
 
     lang: str
     voice: str
@@ -67,6 +69,7 @@ class Catalogue:
     phone: dict[str, Any] = field(default_factory=dict)
     console: dict[str, str] = field(default_factory=dict)
     console_words: dict[str, str] = field(default_factory=dict)
+    same_as: dict[str, str] = field(default_factory=dict)
 
 
 def sounds_dir() -> Path:
@@ -91,6 +94,27 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
     return dict(table)
 
 
+def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
+    """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen]``, ``[service]`` and ``[phone]``
+    (a word one output shows as another does, written once): the text of that entry, which must be text itself.
+    Returns the references made (``"phone.side_bet"`` -> ``"screen.side_bet"``). Raises ValueError naming the
+    file and entry for a reference to nothing."""
+    made: dict[str, str] = {}
+    for section in ("screen", "service", "phone"):
+        for key, value in data.get(section, {}).items():
+            if not isinstance(value, dict):
+                continue
+            target = str(value.get("same_as", ""))
+            where, _, name = target.partition(".")
+            text = data.get(where, {}).get(name) if where in ("words", "screen") else None
+            if set(value) != {"same_as"} or not isinstance(text, str):
+                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"words.<key>\" }} or "
+                                 f"\"screen.<key>\", naming a text)")
+            data[section][key] = text
+            made[f"{section}.{key}"] = target
+    return made
+
+
 @functools.lru_cache(maxsize=None)
 def load_catalogue(lang: str) -> Catalogue:
     """Load ``sounds/phrases/<lang>.toml``. Raises ValueError for a language not in :data:`LANGUAGES`, a file that
@@ -106,6 +130,7 @@ def load_catalogue(lang: str) -> Catalogue:
     missing = [s for s in ("meta", "voice", "places") if s not in data]
     if missing:
         raise ValueError(f"{path}: no [{'], ['.join(missing)}] section")
+    same_as = _same_as(data, path)
     shown = _strings(data, "shown", path)
     spoken: dict[str, list[str]] = data["voice"]
     phrases = {k: ((shown[k],) if k in shown else ()) + tuple(spoken.get(k, ())) for k in {**shown, **spoken}}
@@ -115,7 +140,8 @@ def load_catalogue(lang: str) -> Catalogue:
         outcomes={int(k): v for k, v in data.get("outcomes", {}).items()},
         screen=_strings(data, "screen_call", path), shown=shown, screen_words=_strings(data, "screen", path),
         service=_strings(data, "service", path), phone=dict(data.get("phone", {})),
-        console=_strings(data, "console", path), console_words=_strings(data, "console_words", path))
+        console=_strings(data, "console", path), console_words=_strings(data, "console_words", path),
+        same_as=same_as)
 
 
 class ByLanguage(Mapping[str, T]):

@@ -73,6 +73,28 @@ def test_no_screen_or_phone_line_copies_a_spoken_one(lang):
     assert copies == KNOWN_COPIES
 
 
+def test_a_word_the_phone_shows_as_the_screen_does_in_every_language_is_written_once():
+    cats = [load_catalogue(lang) for lang in LANGUAGES]
+    for key, text in cats[0].phone.items():
+        for section in ("screen_words", "words"):
+            for other in getattr(cats[0], section):
+                alike = all(isinstance(c.phone[key], str) and c.phone[key] == getattr(c, section).get(other)
+                            for c in cats)
+                if alike:
+                    target = f"{'screen' if section == 'screen_words' else 'words'}.{other}"
+                    assert all(f"phone.{key}" in c.same_as for c in cats), (key, target, "a copy: use same_as")
+    assert all(c.same_as["phone.side_bet"] == "screen.side_bet" and c.phone["side_bet"] == c.screen_words["side_bet"]
+               for c in cats)
+
+
+def test_same_as_naming_nothing_is_refused_naming_the_entry(edited_catalogue):
+    path = edited_catalogue / "nl.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace('same_as = "screen.side_bet"', 'same_as = "screen.nope"'),
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match=r"nl\.toml: \[phone\] side_bet = \{'same_as': 'screen.nope'\} \(expected"):
+        load_catalogue("nl")
+
+
 def test_every_output_reads_the_one_catalogue():
     en = load_catalogue("en")
     assert racecall.PRINTED.phrases == {k: (v,) for k, v in en.console.items()}
