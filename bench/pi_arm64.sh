@@ -10,11 +10,15 @@
 #   sudo bench/pi_arm64.sh --keep           keep the installed root (ROOT below) for bench/pi_boot.sh
 #   sudo bench/pi_arm64.sh --reuse          install again into the kept root (install.sh is safe to rerun)
 #   sudo bench/pi_arm64.sh --tests "tests/rules/test_game.py"   another test subset
+#   bench/pi_arm64.sh --self-test           no root, no emulation: the boot-file round trip and its check
 #
 # Cached between runs (outside the repo, in CACHE, default /var/tmp/hotstreak-arm64): the debootstrapped base
-# root (base/), the apt archives and the pip cache (so a second run does not download or rebuild pygame-ce).
-# Each run installs into a fresh copy of the base (root/). Needs root, apt and the network to the Debian mirror
-# and PyPI.
+# root (base/, rebuilt when the recipe below changes: its hash is in the stamp), the apt archives and pip's
+# download cache (pygame-ce is still built from source every run: install.sh asks pip for --no-binary).
+# Each run installs into a fresh copy of the base (root/), and every run ends (trap) with install.sh
+# --uninstall and a check that the boot files are back as they were (with --keep: in a throwaway copy, so the
+# kept root stays installed). Every step stops at its first failing command. Needs root, apt and the network
+# to the Debian mirror and PyPI.
 set -euo pipefail
 
 CACHE=${HOTSTREAK_ARM64_CACHE:-/var/tmp/hotstreak-arm64}
@@ -23,12 +27,13 @@ readonly SRC_DIR
 FRESH=0
 KEEP=0
 REUSE=0
+SELF_TEST=0
+INSTALL_STARTED=0
 TESTS="tests/rules/test_rules_race.py tests/rules/test_game.py tests/lights/test_lanemap.py tests/hardware/test_hw_leds.py tests/tools/test_doctor.py tests/hardware/test_hw_buttons.py"
 readonly SUITE=bookworm
 # No kernel here: bench/pi_boot.sh adds one (its initramfs takes half an hour under qemu-user with MODULES=most).
 readonly BASE_PACKAGES=python3,python3-venv,ca-certificates,systemd,systemd-sysv,udev,dbus,sudo,apt-utils
 readonly OWNER=pi
-MOUNTS=()
 
 die() { printf 'pi_arm64.sh: %s\n' "$*" >&2; exit 2; }
 
@@ -39,24 +44,25 @@ while (($#)); do
         --reuse) REUSE=1; KEEP=1 ;;
         --cache) (($# >= 2)) || die "--cache needs a directory"; CACHE="$2"; shift ;;
         --tests) (($# >= 2)) || die "--tests needs test paths"; TESTS="$2"; shift ;;
-        -h|--help) sed -n '3,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --self-test) SELF_TEST=1 ;;
+        -h|--help) sed -n '3,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (try --help)" ;;
     esac
     shift
 done
-((EUID == 0)) || die "run as root (debootstrap, chroot and mounts need it)"
 BASE="$CACHE/base"
 ROOT="$CACHE/root"
+UNDO="$CACHE/uninstall-check"   # with --keep: the copy of the installed root the uninstall runs in
 
 # shellcheck source=SCRIPTDIR/steps.sh
 source "$SRC_DIR/bench/steps.sh"
 
-unmount_all() {
-    local i
-    for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-        umount -l "${MOUNTS[$i]}" 2>/dev/null || true
-    done
-    MOUNTS=()
+# Everything mounted under a directory, deepest first (the steps run in subshells: the mounts are read back
+# from /proc/mounts, not remembered).
+unmount_under() {
+    local dir="$1" mounts=()
+    mapfile -t mounts < <(awk -v d="$dir/" 'index($2, d) == 1 { print $2 }' /proc/mounts | sort -r)
+    if ((${#mounts[@]})); then umount -l "${mounts[@]}"; fi
 }
 
 # Never delete through a mount left by a run that was stopped early (/dev, /sys of this machine).
@@ -68,12 +74,34 @@ remove_root() {
     rm -rf --one-file-system "$ROOT"
 }
 
+# At the end of every run, however it ended: install.sh --uninstall (in a copy with --keep), the boot files
+# checked against the originals, then the mounts undone and the root removed (unless kept).
 cleanup() {
-    unmount_all
+    local rc=$? target="$ROOT"
+    trap - EXIT
+    set +e
+    if ((INSTALL_STARTED)); then
+        if ((KEEP)); then
+            unmount_under "$ROOT"
+            rm -rf --one-file-system "$UNDO"
+            cp -a --reflink=auto "$ROOT" "$UNDO"
+            target="$UNDO"
+        fi
+        _run_step "install.sh --uninstall (manifest), boot files restored ($target)" uninstall_in "$target"
+        if ((STEP_RC != 0)); then FAILED_CHECKS+=("uninstall"); rc=1; fi
+        unmount_under "$target"
+        if ((KEEP)); then rm -rf --one-file-system "$UNDO"; fi
+    fi
+    unmount_under "$ROOT"
     if ((!KEEP)) && [[ -d "$ROOT" ]]; then remove_root; fi
+    if ((SUMMARY_AT_EXIT)); then
+        summary
+        if ((${#FAILED_CHECKS[@]})); then printf 'FAILED checks: %s\n' "${FAILED_CHECKS[@]}" >&2; rc=1; fi
+        if ((rc == 0)); then echo "all steps passed"; fi
+        if ((KEEP && rc == 0)); then echo "kept: $ROOT (installed)"; fi
+    fi
+    exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
 
 # The Debian mirror apt uses on this machine (deb822 URIs: or a one-line deb entry), else deb.debian.org.
 debian_mirror() {
@@ -88,7 +116,6 @@ host_tools() {
     command -v debootstrap >/dev/null || missing+=(debootstrap)
     [[ -e /usr/bin/qemu-aarch64-static ]] || missing+=(qemu-user-static)
     command -v update-binfmts >/dev/null || missing+=(binfmt-support)
-    command -v bc >/dev/null || missing+=(bc)
     if ((${#missing[@]})); then
         apt-get update -q
         DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
@@ -101,24 +128,61 @@ host_tools() {
     echo "qemu: $(/usr/bin/qemu-aarch64-static --version | head -n1)"
 }
 
+# The base root's recipe: this function and what it reads. Its hash is in the stamp, so a cached base made by
+# another version of the recipe is built again.
+base_recipe_hash() {
+    { declare -f build_base; printf '%s\n' "$SUITE" "$BASE_PACKAGES"; } | sha256sum | cut -c1-16
+}
+
 build_base() {
-    local mirror
-    if ((!FRESH)) && [[ -e "$BASE/.hotstreak-base-ok" ]]; then
-        echo "cached: $BASE ($(cat "$BASE/.hotstreak-base-ok"))"
-        return
+    local mirror recipe stamp="$BASE/.hotstreak-base-ok"
+    recipe="$(base_recipe_hash)"
+    if ((!FRESH)) && [[ -e "$stamp" ]]; then
+        if grep -qx "recipe $recipe" "$stamp"; then
+            echo "cached: $BASE ($(head -n1 "$stamp"), recipe $recipe)"
+            return
+        fi
+        echo "the cached base was made by another recipe ($(grep '^recipe ' "$stamp" || echo 'no recipe hash'));" \
+            "this script's is $recipe: building it again"
     fi
     mirror="$(debian_mirror)"
-    rm -rf "$BASE" "$BASE.tmp"
+    rm -rf --one-file-system "$BASE" "$BASE.tmp"
     mkdir -p "$CACHE"
     debootstrap --arch=arm64 --variant=minbase --include="$BASE_PACKAGES" "$SUITE" "$BASE.tmp" "$mirror"
-    printf 'arm64 %s from %s, %s\n' "$SUITE" "$mirror" "$(date -u +%F)" >"$BASE.tmp/.hotstreak-base-ok"
+    in_dir_root "$BASE.tmp" python3 --version
+    printf 'arm64 %s from %s, %s\nrecipe %s\n' "$SUITE" "$mirror" "$(date -u +%F)" "$recipe" >"$BASE.tmp/.hotstreak-base-ok"
     mv "$BASE.tmp" "$BASE"
 }
 
 bind() {
     mkdir -p "$2"
     mount --bind "$1" "$2"
-    MOUNTS+=("$2")
+}
+
+# The boot files of Raspberry Pi OS (their first lines), so that the install edits them as on a Pi. DIR/boot/
+# firmware gets them, and DIR/var/lib/hotstreak-bench/boot-original a copy to compare with after the uninstall.
+pi_boot_files() {
+    local dir="$1"
+    mkdir -p "$dir/boot/firmware" "$dir/var/lib/hotstreak-bench/boot-original"
+    printf '%s\n' "# For more options and information see http://rptl.io/configtxt" "dtparam=audio=on" \
+        "camera_auto_detect=1" "display_auto_detect=1" "dtoverlay=vc4-kms-v3d" "max_framebuffers=2" "[all]" \
+        >"$dir/boot/firmware/config.txt"
+    printf '%s\n' "console=serial0,115200 console=tty1 root=PARTUUID=12345678-02 rootfstype=ext4 fsck.repair=yes rootwait" \
+        >"$dir/boot/firmware/cmdline.txt"
+    cp -p "$dir/boot/firmware/config.txt" "$dir/boot/firmware/cmdline.txt" "$dir/var/lib/hotstreak-bench/boot-original/"
+}
+
+# The boot files under DIR are byte for byte the ones pi_boot_files wrote (fails naming the first that is not).
+boot_files_restored() {
+    local dir="$1" name
+    for name in config.txt cmdline.txt; do
+        if ! cmp -s "$dir/var/lib/hotstreak-bench/boot-original/$name" "$dir/boot/firmware/$name"; then
+            echo "not restored: /boot/firmware/$name differs from the original:"
+            diff "$dir/var/lib/hotstreak-bench/boot-original/$name" "$dir/boot/firmware/$name" || true
+            return 1
+        fi
+    done
+    echo "ok: /boot/firmware/config.txt and cmdline.txt are the originals again"
 }
 
 prepare_root() {
@@ -128,7 +192,7 @@ prepare_root() {
         if [[ -d "$ROOT" ]]; then remove_root; fi
         cp -a "$BASE" "$ROOT"
     fi
-    mount -t proc proc "$ROOT/proc"; MOUNTS+=("$ROOT/proc")
+    mount -t proc proc "$ROOT/proc"
     bind /sys "$ROOT/sys"
     bind /dev "$ROOT/dev"
     bind /dev/pts "$ROOT/dev/pts"
@@ -142,13 +206,7 @@ prepare_root() {
     printf '%s\n' 'Defaults env_keep += "PIP_CERT"' "$OWNER ALL=(ALL) NOPASSWD: ALL" >"$ROOT/etc/sudoers.d/$OWNER"
     chmod 0440 "$ROOT/etc/sudoers.d/$OWNER"
     chroot "$ROOT" id -u "$OWNER" >/dev/null 2>&1 || chroot "$ROOT" useradd --create-home --shell /bin/bash "$OWNER"
-    # The boot files of Raspberry Pi OS (their first lines), so that the install edits them as on a Pi.
-    mkdir -p "$ROOT/boot/firmware"
-    printf '%s\n' "# For more options and information see http://rptl.io/configtxt" "dtparam=audio=on" \
-        "camera_auto_detect=1" "display_auto_detect=1" "dtoverlay=vc4-kms-v3d" "max_framebuffers=2" "[all]" \
-        >"$ROOT/boot/firmware/config.txt"
-    printf '%s\n' "console=serial0,115200 console=tty1 root=PARTUUID=12345678-02 rootfstype=ext4 fsck.repair=yes rootwait" \
-        >"$ROOT/boot/firmware/cmdline.txt"
+    if [[ ! -e "$ROOT/var/lib/hotstreak-bench/boot-original/config.txt" ]]; then pi_boot_files "$ROOT"; fi
     # The owner's checkout: what git tracks plus the working files, without venvs and caches.
     rm -rf "$ROOT/home/$OWNER/hotstreak"
     mkdir -p "$ROOT/home/$OWNER/hotstreak"
@@ -161,7 +219,8 @@ prepare_root() {
 
 # A clean environment in the root: nothing of this machine's (its PIP_* variables name files not in the root).
 readonly ROOT_ENV=(env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8)
-in_root() { chroot "$ROOT" "${ROOT_ENV[@]}" "$@"; }
+in_dir_root() { local dir="$1"; shift; chroot "$dir" "${ROOT_ENV[@]}" "$@"; }
+in_root() { in_dir_root "$ROOT" "$@"; }
 as_owner() { chroot "$ROOT" "${ROOT_ENV[@]}" runuser -u "$OWNER" -- env HOME="/home/$OWNER" "$@"; }
 
 install_as_owner() {
@@ -219,23 +278,59 @@ tests_under_emulation() {
         /opt/hotstreak/venv/bin/python -m pytest -q -p no:cacheprovider "$@" 2>&1 | tail -n 5' _ "${args[@]}"
 }
 
-uninstall_and_reinstall() {
-    in_root /home/"$OWNER"/hotstreak/systemd/install.sh --uninstall
-    test ! -e "$ROOT/opt/hotstreak" && echo "ok: /opt/hotstreak removed (only what the manifest listed)"
+# install.sh --uninstall in the root DIR (offline: a chroot), then what it must have undone, checked.
+uninstall_in() {
+    local dir="$1" path
+    grep -q " $dir/proc " /proc/mounts || mount -t proc proc "$dir/proc"
+    grep -q " $dir/dev " /proc/mounts || mount --bind /dev "$dir/dev"
+    in_dir_root "$dir" /home/"$OWNER"/hotstreak/systemd/install.sh --uninstall
+    for path in /opt/hotstreak /etc/systemd/system/hotstreak.service /etc/udev/rules.d/99-hotstreak-scanner.rules \
+        /etc/systemd/system/multi-user.target.wants/hotstreak.service; do
+        if [[ -e "$dir$path" || -L "$dir$path" ]]; then echo "left after the uninstall: $path"; return 1; fi
+    done
+    echo "ok: /opt/hotstreak, the unit, its enable link and the udev rule are gone"
+    boot_files_restored "$dir"
 }
 
-failed=0
+# No root, no emulation: the Pi OS boot files in a temporary tree, install.sh --boot-only and its uninstall,
+# then the restore check, which must pass; then a changed byte, which the check must catch.
+self_test() {
+    local tree
+    tree="$(mktemp -d)"
+    # shellcheck disable=SC2064  # the path is fixed now
+    trap "rm -rf '$tree'" RETURN
+    pi_boot_files "$tree"
+    "$SRC_DIR/systemd/install.sh" --boot-only --root "$tree" >/dev/null
+    if boot_files_restored "$tree" >/dev/null; then echo "the install changed no boot file"; return 1; fi
+    "$SRC_DIR/systemd/install.sh" --boot-only --uninstall --root "$tree" >/dev/null
+    boot_files_restored "$tree"
+    printf 'dtparam=spi=on\n' >>"$tree/boot/firmware/config.txt"
+    if boot_files_restored "$tree"; then echo "the check missed a changed config.txt"; return 1; fi
+    echo "ok: the check catches a boot file left changed"
+    echo "base recipe: $(base_recipe_hash)"
+}
+
+if ((SELF_TEST)); then
+    step "self-test: boot files round trip and the restore check" self_test
+    finish   # exits
+    exit 1
+fi
+# Tests run --self-test with this set: anything else stops here, before a package or a root is touched.
+[[ -z "${HOTSTREAK_BENCH_SELF_TEST_ONLY:-}" ]] || die "HOTSTREAK_BENCH_SELF_TEST_ONLY is set: only --self-test runs"
+((EUID == 0)) || die "run as root (debootstrap, chroot and mounts need it)"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+SUMMARY_AT_EXIT=1
+
 step "host tools (debootstrap, qemu-user-static, binfmt_misc)" host_tools
 step "base root: debootstrap arm64 $SUITE (cached in $BASE)" build_base
 step "fresh root from the base, owner $OWNER, checkout copied in" prepare_root
-step "systemd/install.sh in the chroot, from the owner's checkout" install_as_owner || { summary; exit 1; }
-step "the owner's checkout has no root-owned files" checkout_untouched || failed=1
-step "boot files, manifest, service enabled" boot_files || failed=1
-step "hotstreak doctor (arm64)" doctor || failed=1
-step "hotstreak leds-off --hardware pi (real rpi_ws281x, no device)" leds_off_pi || failed=1
-step "hotstreak demo --headless (arm64)" demo_headless || failed=1
-step "tests under emulation: $TESTS" tests_under_emulation || failed=1
-if ((!KEEP)); then step "install.sh --uninstall (manifest)" uninstall_and_reinstall || failed=1; fi
-summary
-if ((KEEP)); then echo "kept: $ROOT (installed)"; fi
-exit "$failed"
+INSTALL_STARTED=1
+step "systemd/install.sh in the chroot, from the owner's checkout" install_as_owner
+check "the owner's checkout has no root-owned files" checkout_untouched
+check "boot files, manifest, service enabled" boot_files
+check "hotstreak doctor (arm64)" doctor
+check "hotstreak leds-off --hardware pi (real rpi_ws281x, no device)" leds_off_pi
+check "hotstreak demo --headless (arm64)" demo_headless
+check "tests under emulation: $TESTS" tests_under_emulation
+# The end (uninstall, its check, the summary and the exit status) is cleanup, the EXIT trap.

@@ -3,6 +3,9 @@ driver (tests, screenshots), or none. It hands back a surface to draw on; what i
 
 >>> display = open_display("dummy", size=(1280, 720))     # doctest: +SKIP
 >>> draw_something_on(display.surface); display.present()  # doctest: +SKIP
+>>> off = open_display("none")  # no screen: a NullDisplay, and the race goes on
+>>> off.surface is None, off.present()
+(True, None)
 
 Both backends follow :class:`hardware.device.Display`. ``present()`` shows the frame and hands each key
 pressed in the window to ``on_key(name)`` (pygame's key names: ``"u"``, ``"g"``, ``"space"``), so the

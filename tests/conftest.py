@@ -6,6 +6,7 @@ import contextlib
 import io
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,101 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+
+# Compiled modules: with PYTHONDONTWRITEBYTECODE set (as on the build machine), every run compiled the package and
+# rewrote the asserts of every test module again, which was most of the time collection takes. They are kept
+# outside the checkout instead (the tree stays free of __pycache__, as that setting wants); docs/bench.md.
+if sys.dont_write_bytecode and not sys.pycache_prefix:
+    sys.pycache_prefix = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+                                      "hotstreak-pycache")
+    sys.dont_write_bytecode = False
+
+# The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
+# UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
+# tear-down: a test may be slow for its fixture). Each check errs on the side of a busy 2-core machine: the first
+# counts the call without the time its thread waited for a core (/proc/thread-self/schedstat), so load cannot
+# push a quick test over; the second counts wall time, which load only lengthens, and spares a test that ran a real
+# process (Python's start-up alone is 0.15-0.5 s, with the load). HOTSTREAK_SLOW_CHECK=0 turns the check off.
+UNMARKED_LIMIT = 1.0
+MARKED_LIMIT = 0.2
+
+
+def _run_queue_wait() -> float:
+    """Seconds this thread has waited for a core so far (0 where the kernel does not say)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item.stash[_WAITED] = {}
+    item.stash[_CHILDREN] = _children_cpu()
+    return (yield)
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with _waiting(item, "setup"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with _waiting(item, "call"):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    with _waiting(item, "teardown"):
+        return (yield)
+
+
+@contextlib.contextmanager
+def _waiting(item, when: str):
+    """Keep in the item's stash how long this thread waited for a core during the phase ``when``."""
+    start = _run_queue_wait()
+    try:
+        yield
+    finally:
+        item.stash.setdefault(_WAITED, {})[when] = _run_queue_wait() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if not report.passed:
+        item.stash[_FAILED] = True  # a failed or skipped test is not timed: its time says nothing of the test
+    if os.environ.get("HOTSTREAK_SLOW_CHECK", "1") == "0" or item.stash.get(_FAILED, False):
+        return report
+    took = item.stash[_TOOK] = {**item.stash.get(_TOOK, {}), call.when: call.duration}
+    slow = item.get_closest_marker("slow") is not None
+    ran = call.duration - item.stash.get(_WAITED, {}).get(call.when, 0.0)  # less the wait for a core
+    if call.when == "call" and not slow and ran > UNMARKED_LIMIT:
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} took {ran:.2f} s (not counting {call.duration - ran:.2f} s waiting for a "
+                           f"core), over {UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
+    elif (call.when == "teardown" and slow and sum(took.values()) < MARKED_LIMIT
+          and _children_cpu() - item.stash.get(_CHILDREN, 0.0) < 0.01):  # a real process's time varies: kept
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} is marked slow but took {sum(took.values()):.3f} s in all, under "
+                           f"{MARKED_LIMIT} s: take the mark off")
+    return report
+
+
+_WAITED = pytest.StashKey[dict]()  # phase -> seconds this thread waited for a core
+_TOOK = pytest.StashKey[dict]()    # phase -> seconds it took
+_CHILDREN = pytest.StashKey[float]()  # the child processes' CPU seconds when the test began
+_FAILED = pytest.StashKey[bool]()  # a phase failed or was skipped
 
 
 def read_cases(path: Path) -> list[dict]:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from companion.kiosk.config import Config, load_config
 from companion.kiosk.controller import replay, status_dict
+from companion.kiosk.faults import read_faults
 from companion.rules import load_deck, load_track
 
 
@@ -35,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"journal: {problem} -> {fix}", file=sys.stderr)
     status = status_dict(table)
     _add_codes(status, cfg, path, identity, entries)
+    faults = read_faults(path)  # a failing sink of the kiosk on this journal, once per cause
+    status["sink_errors"] = [asdict(f) for f in faults]
     if args.json:
         print(json.dumps(status))
     else:
@@ -66,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {seat['name']}: ${seat['money']}, {held}{double}{code}")
         if status["join_url"]:
             print(f"  phones join at {status['join_url']}")
+        for fault in faults:
+            print(f"  {fault.line()}")
     return 0
 
 

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from companion.kiosk import history
 from companion.kiosk.errors import JournalError, JournalReplaced
+from companion.kiosk.faults import SinkFaults, faults_path
 from companion.kiosk.feeds import ViewFeeds
 from companion.kiosk.inputs import Result, refused as _refused, replay, status_dict, table_words as _words
 from companion.kiosk.journal import UNDO, Entry, Journal
@@ -91,6 +92,7 @@ class Controller(ViewFeeds):
         self.problem: str | None = str(journal.problem) if journal.problem else None  # journal cannot save
         self._retry_at = clock() + RETRY_SECONDS
         self._rescued: str | None = None  # what the last rescue of a deleted or replaced journal did
+        self.faults = SinkFaults(faults_path(journal.path), wall)  # the sinks' errors, once per cause
         self._writer: ThreadPoolExecutor | None = None  # the journal's writes (see _written)
         self._requests = itertools.count(1)
         self._request_lock = threading.Lock()
@@ -432,6 +434,7 @@ class Controller(ViewFeeds):
     def close(self) -> None:
         for sink in self._all():
             self._call(sink, "close", sink.close)
+        self.faults.close()
         if self._writer is not None:
             self._writer.shutdown(wait=False)
 
@@ -440,10 +443,9 @@ class Controller(ViewFeeds):
         lit = self.lights is not None and not (self.service is not None and self.service.active)
         return ([self.lights] if lit and self.lights is not None else []) + list(self.sinks)
 
-    @staticmethod
-    def _call(sink: Sink, what: str, method: Callable[..., None], *args: Any) -> None:
-        """One call of one sink; a failing sink is logged and the rest carry on (degrade, don't die)."""
+    def _call(self, sink: Sink, what: str, method: Callable[..., None], *args: Any) -> None:
+        """One call of one sink; a failure is logged once per cause and counted (``faults``); the rest carry on."""
         try:
             method(*args)
-        except Exception:  # noqa: BLE001 - a broken display or voice must not stop the race
-            log.exception("%s.%s failed; it keeps running without it", type(sink).__name__, what)
+        except Exception as exc:  # noqa: BLE001 - a broken display or voice must not stop the race
+            self.faults.failed(type(sink).__name__, what, exc)

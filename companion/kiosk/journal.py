@@ -40,40 +40,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 from companion.kiosk.errors import JournalError, JournalReplaced, JournalWriteError
+from companion.kiosk.journal_file import (ASIDE, JOURNAL_SUFFIXES, MAGIC, check_file, classify, inode, inode_or_none,
+                                          looks_like_journal, set_aside, short_file)
+from companion.kiosk.journal_schema import META, NEW, SCHEMA_VERSION, UNDO, check_schema, kind_of, migrate
 
-SCHEMA_VERSION = 2
-UNDO = "HS-UNDO"
-NEW = "HS-NEW"
-MAGIC = b"SQLite format 3\x00"
-_COLUMNS = ("id", "at", "source", "text", "data")
+__all__ = ["ASIDE", "Entry", "JOURNAL_SUFFIXES", "Journal", "JournalError", "JournalReplaced", "JournalWriteError",
+           "MAGIC", "NEW", "SCHEMA_VERSION", "UNDO", "check_file", "classify", "looks_like_journal", "set_aside"]
+
 _T = TypeVar("_T")
 
-_V0 = """
-CREATE TABLE IF NOT EXISTS inputs (
-    id INTEGER PRIMARY KEY,
-    at REAL NOT NULL,
-    source TEXT NOT NULL,
-    text TEXT NOT NULL,
-    data TEXT NOT NULL DEFAULT '{}'
-);
-"""
-_V2 = """
-ALTER TABLE inputs ADD COLUMN kind TEXT;
-ALTER TABLE inputs ADD COLUMN undone_by INTEGER;
-ALTER TABLE inputs ADD COLUMN skipped TEXT;
-CREATE INDEX IF NOT EXISTS inputs_starts ON inputs(id) WHERE kind = 'new' AND undone_by IS NULL;
-CREATE TABLE IF NOT EXISTS games (
-    start_id INTEGER PRIMARY KEY,
-    end_id INTEGER,
-    at REAL NOT NULL,
-    summary TEXT NOT NULL
-);
-"""
-_META = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _SELECT = "SELECT id, at, source, text, data, skipped, kind FROM inputs"
 _COUNTS = "kind IS NOT 'undo' AND undone_by IS NULL"
 WEB = "web"  # the source of a phone's inputs: an undo at the table never takes one of them back
-ASIDE = "`hotstreak run` moves it aside (kept, never deleted) and starts a new journal"
 
 
 @dataclass(frozen=True)
@@ -91,86 +69,8 @@ class Entry:
     legacy: bool = False
 
 
-def _kind(text: str) -> str | None:
-    t = text.strip().upper()
-    return "new" if t == NEW else "undo" if t == UNDO else None
-
-
 def _row(r: tuple[Any, ...]) -> Entry:
     return Entry(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6] == "v0")
-
-
-def classify(path: str, exc: BaseException, writing: bool = False) -> JournalError:
-    """A :class:`JournalError` (or :class:`JournalWriteError` when ``writing``) for an sqlite3 or OS error."""
-    msg = str(exc) or type(exc).__name__
-    low = msg.lower()
-    cls = JournalWriteError if writing else JournalError
-    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError) and (
-            "not a database" in low or "malformed" in low or "encrypted" in low) or "no such" in low:
-        return cls(path, "damaged", f"the file is damaged ({msg})",
-                   ASIDE)
-    if isinstance(exc, (FileExistsError, NotADirectoryError)):
-        return cls(path, "path", f"its folder cannot be made ({msg})",
-                   "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
-    if "full" in low or getattr(exc, "errno", None) == 28:
-        return cls(path, "unwritable", f"can't save ({msg})", "free space on the SD card")
-    if "readonly" in low or "read-only" in low or "permission" in low or isinstance(exc, PermissionError):
-        return cls(path, "unwritable", f"can't save ({msg})",
-                   "make the file and its folder writable by the service user (sudo chown -R hotstreak: FOLDER)")
-    if "unable to open" in low:
-        return cls(path, "unwritable", f"can't save ({msg})", "check that the SD card is mounted read-write and the "
-                   "folder is writable by the service user (sudo chown -R hotstreak: FOLDER)")
-    if "locked" in low or "busy" in low:
-        return cls(path, "unwritable", f"can't save ({msg})",
-                   "another program holds the journal; close it (an open sqlite3 shell, a copy in progress)")
-    return cls(path, "unwritable", f"can't save ({msg})", "check the SD card (sudo dmesg shows I/O errors)")
-
-
-def check_file(path: str) -> None:
-    """Raise :class:`JournalError` when ``path`` is no journal file: a folder, a FIFO or a device, empty (0 bytes),
-    not SQLite, or missing while its write-ahead log (``PATH-wal``) is there (SQLite would throw that log away).
-    A missing file is fine (a new journal). Damage inside an SQLite file is found when it is opened (quick_check)."""
-    p = Path(path)
-    if p.is_dir():
-        raise JournalError(path, "path", "is a folder, not a file",
-                           "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
-    if not p.exists():
-        try:
-            wal = os.stat(f"{path}-wal").st_size
-        except OSError:
-            wal = 0
-        if wal:
-            raise JournalError(path, "damaged", f"the file is missing but its write-ahead log is there "
-                               f"({p.name}-wal, {wal} bytes)", ASIDE)
-        return
-    if not p.is_file():  # a FIFO would hang the read below, a device never ends: looked at, never opened
-        raise JournalError(path, "path", "is not a regular file (a FIFO, a device or a socket)",
-                           "give the journal file with --db or paths.journal (e.g. FOLDER/journal.db)")
-    try:
-        with open(p, "rb") as f:
-            head = f.read(100)
-        size = p.stat().st_size
-    except OSError as exc:
-        raise classify(path, exc) from None
-    if size == 0:
-        raise JournalError(path, "damaged", "the file is empty (0 bytes)", ASIDE)
-    if not head.startswith(MAGIC):
-        if not looks_like_journal(p):   # never a journal (/etc/passwd, a mistyped mine.pdf): not ours to move
-            raise JournalError(path, "path", "is not a Hot Streak journal (not SQLite, and not named like one)",
-                               "give --db or paths.journal a new file (e.g. journal.db) or a journal "
-                               "`hotstreak run` wrote; nothing was changed")
-        raise JournalError(path, "damaged", "the file is not an SQLite journal",
-                           ASIDE)
-
-
-JOURNAL_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".journal")
-
-
-def looks_like_journal(path: Path) -> bool:
-    """Whether ``path`` is named like a journal (``*.db``, ``*.sqlite``, ``*.sqlite3``, ``*.journal``, or a name
-    with "journal" in it): only such a file, when damaged, is moved aside by the kiosk; any other file that is
-    not SQLite is refused untouched."""
-    return path.suffix.lower() in JOURNAL_SUFFIXES or "journal" in path.name.lower()
 
 
 class Journal:
@@ -243,7 +143,7 @@ class Journal:
             else:
                 db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=self.timeout)
             self._db = db
-            if not memory and _short(self.path):
+            if not memory and short_file(self.path):
                 self._quick_check()  # the file alone looks cut short: SQLite decides, with the log it has
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
@@ -264,10 +164,10 @@ class Journal:
                 self._db = copy
                 self.scratch = True  # writes go to the copy (game summaries for history), never to the file
                 self._migrate(version)
-            self._check_schema()
+            check_schema(self._conn(), self.path)
             self.identity = self._identity()
             if not self.readonly and not memory:
-                self._files = {f: _inode(f) for f in (self.path, f"{self.path}-wal")}
+                self._files = {f: inode(f) for f in (self.path, f"{self.path}-wal")}
         except JournalError:
             self.close()
             raise
@@ -277,7 +177,7 @@ class Journal:
 
     def _quick_check(self) -> None:
         """SQLite's own check of the file (and of its write-ahead log, which opening recovers); it reads the
-        whole file, so it runs only on a file shorter than its header says (:func:`_short`)."""
+        whole file, so it runs only on a file shorter than its header says (:func:`~companion.kiosk.journal_file.short_file`)."""
         rows = self._conn().execute("PRAGMA quick_check").fetchall()
         if [r[0] for r in rows] != ["ok"]:
             raise JournalError(self.path, "damaged", f"the file is damaged (quick_check: {rows[0][0]})", ASIDE)
@@ -294,24 +194,13 @@ class Journal:
         made = uuid.uuid4().hex
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute(_META)
+            db.execute(META)
             db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('identity', ?)", (made,))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         return str(db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()[0])
-
-    def _check_schema(self) -> None:
-        db = self._conn()
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "inputs" not in tables:
-            raise JournalError(self.path, "damaged", "has no inputs table", ASIDE)
-        columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
-        missing = [c for c in (*_COLUMNS, "kind", "undone_by", "skipped") if c not in columns]
-        if missing:
-            raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
-                               "(renamed or edited by hand?)", ASIDE)
 
     def _refuse_foreign(self) -> None:
         """Raise JournalError (kind ``path``) for another program's SQLite database: tables, none of them a
@@ -326,41 +215,7 @@ class Journal:
                                "`hotstreak run` wrote; nothing was changed")
 
     def _migrate(self, version: int) -> None:
-        """Bring a version 0/1 file (or a new one) to :data:`SCHEMA_VERSION` in one transaction."""
-        db = self._conn()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute(_V0)
-            columns = {r[1] for r in db.execute("PRAGMA table_info(inputs)")}
-            missing = [c for c in _COLUMNS if c not in columns]
-            if missing:
-                raise JournalError(self.path, "damaged", f"the inputs table has no column {', '.join(missing)} "
-                                   "(renamed or edited by hand?)", ASIDE)
-            for statement in _V2.split(";"):
-                if statement.strip() and not (statement.strip().startswith("ALTER") and
-                                              statement.split()[5] in columns):
-                    db.execute(statement)
-            stack: list[int] = []
-            undone: list[tuple[int, int]] = []
-            kinds: list[tuple[str, int]] = []
-            for entry_id, text in db.execute("SELECT id, text FROM inputs ORDER BY id").fetchall():
-                kind = _kind(text)
-                if kind:
-                    kinds.append((kind, entry_id))
-                if kind == "undo":
-                    if stack:
-                        undone.append((entry_id, stack.pop()))
-                else:
-                    stack.append(entry_id)
-            db.executemany("UPDATE inputs SET kind = ? WHERE id = ?", kinds)
-            db.execute("UPDATE inputs SET kind = 'v0' WHERE kind IS NULL")
-            db.executemany("UPDATE inputs SET undone_by = ? WHERE id = ?", undone)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        if version or undone or kinds:
+        if migrate(self._conn(), self.path, version):
             self.migrated_from = version
 
     def _rows(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
@@ -405,7 +260,7 @@ class Journal:
             raise JournalReplaced(self.path, "replaced", self._lost, "the kiosk writes the game to a new journal there")
         for name, was in self._files.items():
             try:
-                now = _inode_or_none(name)
+                now = inode_or_none(name)
             except OSError as exc:
                 raise classify(self.path, exc, writing=True) from None
             if now != was:
@@ -423,7 +278,7 @@ class Journal:
 
         def insert(db: sqlite3.Connection) -> Entry:
             cur = db.execute("INSERT INTO inputs (at, source, text, data, kind) VALUES (?, ?, ?, ?, ?)",
-                             (at, source, text, payload, _kind(text)))
+                             (at, source, text, payload, kind_of(text)))
             entry = Entry(int(cur.lastrowid or 0), at, source, text, data or {})
             if summary is not None:
                 game = summary(entry)
@@ -520,14 +375,14 @@ class Journal:
         returns that path, or None when nothing was there. The fresh journal has a new :attr:`identity`.
         Raises :class:`JournalWriteError` when the fresh journal cannot be written (the entries stay with
         the caller; call again later)."""
-        rows = [(e.id, e.at, e.source, e.text, json.dumps(e.data, sort_keys=True), "v0" if e.legacy else _kind(e.text),
+        rows = [(e.id, e.at, e.source, e.text, json.dumps(e.data, sort_keys=True), "v0" if e.legacy else kind_of(e.text),
                  e.skipped) for e in entries]
         self._lost = self._lost or "the file was deleted or replaced while the kiosk ran"
         files, self._files = self._files, {}
         self.close()  # SQLite checkpoints into the file it has open, wherever that file now is
         wal = f"{self.path}-wal"
         try:
-            if wal in files and _inode_or_none(wal) == files[wal] and _inode_or_none(self.path) != files[self.path]:
+            if wal in files and inode_or_none(wal) == files[wal] and inode_or_none(self.path) != files[self.path]:
                 # our log is still there but its file is gone: kept apart, so it is never laid over another file
                 set_aside(self.path, "orphaned", now, suffixes=("-wal",))
             aside = set_aside(self.path, "replaced", now)
@@ -567,51 +422,3 @@ class Journal:
 
 
 
-def _short(path: str) -> bool:
-    """Whether the file at ``path`` is shorter than its header's page count says: truncated, or a checkpoint
-    on a full disk that wrote page 1 but could not grow the file (the rest still in the write-ahead log)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(32)
-            size = os.fstat(f.fileno()).st_size
-    except OSError:
-        return False
-    if len(head) < 32:
-        return bool(head)
-    page = int.from_bytes(head[16:18], "big")
-    return size < (65536 if page == 1 else page) * int.from_bytes(head[28:32], "big")
-
-
-def _inode(path: str) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
-
-
-def _inode_or_none(path: str) -> tuple[int, int] | None:
-    """(device, inode) of ``path``, None when there is no such file; other OSErrors are raised."""
-    try:
-        return _inode(path)
-    except FileNotFoundError:
-        return None
-
-
-def set_aside(path: str | Path, why: str, now: float | None = None,
-              suffixes: tuple[str, ...] = ("", "-wal", "-shm")) -> Path | None:
-    """Rename ``path`` and its ``-wal``/``-shm`` files (those of ``suffixes`` that exist) to
-    ``PATH.<why>-YYYYmmdd-HHMMSS[-N]`` plus the suffix, a name not in use (nothing is overwritten). Returns the
-    new path, or None when none of them existed. Raises OSError when a rename fails."""
-    p = Path(path)
-    if not any(Path(f"{p}{s}").exists() for s in suffixes):
-        return None
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    n = 1
-    while True:
-        aside = p.with_name(f"{p.name}.{why}-{stamp}" + (f"-{n}" if n > 1 else ""))
-        if not any(Path(f"{aside}{s}").exists() for s in ("", "-wal", "-shm")):
-            break
-        n += 1
-    for suffix in suffixes:
-        src = Path(f"{p}{suffix}")
-        if src.exists():
-            os.rename(src, f"{aside}{suffix}")
-    return aside

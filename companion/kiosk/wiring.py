@@ -139,7 +139,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
 
     def status() -> dict[str, str]:
         extra = dict(notes, journal=f"not saving: {controller.problem}") if controller.problem else notes
-        return {**hw.status(), **extra}
+        return {**hw.status(), **extra, **controller.faults.status()}
     chosen = resolve_mode(mode, config=cfg.hardware)
     lane_map = LaneMap.from_dict(cfg.lane_map_dict(track.spaces), where="leds")
     if cfg.led_count < lane_map.count:

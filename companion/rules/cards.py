@@ -44,8 +44,6 @@ class Action(NamedTuple):
 
 
 _TOKEN = re.compile(r"R|[+-][0-9]+|\*|T|F|<|>")
-_PARSED: dict[str, "Card"] = {}  # notation (upper case) -> its one Card: see Card.parse
-_PARSED_LIMIT = 4096
 EXPECTED = "expected who (G, H, D, M or A) then actions R, +n, -n, *, T, F, <, > (e.g. H+3, GR+2, D+1<, A-2)"
 
 
@@ -63,22 +61,11 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> "Card":
-        """Parse card notation (case-insensitive). Raises InvalidCardError naming the text and the form.
+        """Parse card notation (case-insensitive); ``Card.parse("h+03") == Card.parse("H+3")``.
 
-        One notation gives one object (``Card.parse("h+3") is Card.parse("H+03")``), however many times a deck
-        is loaded: the race recognises a card it has seen by identity, its cheapest test.
+        Raises InvalidCardError naming the text and the expected form.
         """
         raw = text.strip().upper()
-        card = _PARSED.get(raw)
-        if card is None:
-            card = cls._read(text, raw)
-            if len(_PARSED) >= _PARSED_LIMIT:  # bounds the memory of a kiosk fed notation by hand for weeks
-                _PARSED.clear()
-            card = _PARSED[raw] = _PARSED.setdefault(card.notation(), card)  # "H+03" is "H+3"
-        return card
-
-    @classmethod
-    def _read(cls, text: str, raw: str) -> "Card":
         if not raw or raw[0] not in "GHDMA":
             raise InvalidCardError(f"{text!r} is not a card: {EXPECTED}", card=text)
         who = None if raw[0] == "A" else Mascot.from_letter(raw[0])

@@ -8,7 +8,7 @@ import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator
+from typing import AbstractSet as Set, Any, Iterator
 
 from companion.rules.errors import DataFileError
 
@@ -119,7 +119,7 @@ class Checker:
                 self.problem(f"{full}[{i}]", f"{v} is out of range (expected {lo}..{hi})")
         return list(value)
 
-    def unknown_keys(self, table: dict[str, Any], allowed: set[str], path: str) -> None:
+    def unknown_keys(self, table: dict[str, Any], allowed: Set[str], path: str) -> None:
         for key in table:
             if key not in allowed:
                 self.problem(f"{path}{key}", f"unknown key (expected one of: {', '.join(sorted(allowed))})")

@@ -48,7 +48,7 @@ from companion.rules.phases import Phase, Variant
 from companion.rules.race import Race, default_deck, default_track
 from companion.rules.setup import GameRules, SetupFigures, default_game_rules, load_game_rules, setup_figures
 from companion.rules.sidebet_stack import SideBetStack
-from companion.rules.sidebets import SideBets, SideBetTracker, cached_side_bets
+from companion.rules.sidebets import SideBets, SideBetTracker, default_side_bets
 from companion.rules.track import Track
 
 __all__ = ["Game", "Phase", "RefusedError", "SetupFigures", "Variant", "setup_figures"]
@@ -56,14 +56,9 @@ __all__ = ["Game", "Phase", "RefusedError", "SetupFigures", "Variant", "setup_fi
 OPEN_FROM_PLAYERS = 9
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _default_tickets() -> TicketTable:
     return load_tickets()
-
-
-@functools.lru_cache(maxsize=None)
-def _default_side_bets() -> SideBets:
-    return cached_side_bets()
 
 
 def _text(code: object) -> str:
@@ -92,7 +87,7 @@ class Game:
         self.track = track or default_track()
         self.deck = deck or default_deck()
         self.ticket_table = tickets or _default_tickets()
-        self.side_bets = side_bets or _default_side_bets()
+        self.side_bets = side_bets or default_side_bets()
         if rules is None:
             custom = track is not None or deck is not None or tickets is not None
             rules = load_game_rules(None, self.track, self.deck, self.ticket_table) if custom else default_game_rules()

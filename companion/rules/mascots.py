@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from types import MappingProxyType
 
 
 class Mascot(enum.Enum):
@@ -38,4 +39,4 @@ class Mascot(enum.Enum):
 
 
 MASCOTS: tuple[Mascot, ...] = tuple(Mascot)
-_BY_LETTER = {m.letter: m for m in Mascot}
+_BY_LETTER = MappingProxyType({m.letter: m for m in Mascot})

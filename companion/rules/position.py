@@ -10,6 +10,7 @@ functions for ``Race.position()`` and ``Race.from_position(text)``.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -19,8 +20,9 @@ from companion.rules.mascots import MASCOTS
 from companion.rules.race_state import DQ, EXIT, FACING, FALLEN, FINISHED, LANE, PLACE, RACING, SPACE, STATUS
 from companion.rules.track import Track
 
-EXIT_MARK = {Exit.CROSSED: "=", Exit.LAST_STANDING: "r", Exit.KNOCKOUT: "k", Exit.OUT_OF_BOUNDS: "o"}
-MARK_EXIT = {v: k for k, v in EXIT_MARK.items()}
+EXIT_MARK = MappingProxyType({Exit.CROSSED: "=", Exit.LAST_STANDING: "r", Exit.KNOCKOUT: "k",
+                              Exit.OUT_OF_BOUNDS: "o"})
+MARK_EXIT = MappingProxyType({v: k for k, v in EXIT_MARK.items()})
 _POS_TOKEN = re.compile(r"([A-Za-z])(?:(\d+)\.(\d+)([ft]*)|([=rko])(\d+))")
 
 

@@ -20,12 +20,13 @@ RACING, FINISHED, DQ = Status.RACING, Status.FINISHED, Status.DQ
 class Runner:
     """One mascot inside a race: the race's own mutable record (what it hands out is :class:`MascotState`).
 
-    ``index`` is the mascot's place in ``MASCOTS``; ``lane`` and ``space`` are 1-based; ``facing`` is +1
+    ``mascot`` is the mascot, ``index`` its place in ``MASCOTS``; ``lane`` and ``space`` are 1-based; ``facing`` is +1
     (toward the finish) or -1; ``place`` is the paid place, 0 until placed; ``exit`` how it left, or None.
     Attributes rather than a list, because the race reads them on every step.
     """
 
-    __slots__ = ("index", "lane", "space", "fallen", "facing", "status", "place", "exit")
+    __slots__ = ("mascot", "index", "lane", "space", "fallen", "facing", "status", "place", "exit")
+    mascot: Mascot
     index: int
     lane: int
     space: int
@@ -36,6 +37,7 @@ class Runner:
     exit: Exit | None
 
     def __init__(self, index: int, row: Sequence[Any]):
+        self.mascot = MASCOTS[index]
         self.index = index
         self.lane, self.space, self.fallen, self.facing, self.status, self.place, self.exit = row
 

@@ -182,7 +182,7 @@ def _table(c: Checker, data: dict[str, Any], key: str, path: str = "") -> dict[s
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def default_game_rules() -> GameRules:
     """The packaged game data checked against the packaged track, deck and tickets (cached)."""
     return load_game_rules()

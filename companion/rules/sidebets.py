@@ -27,7 +27,8 @@ import functools
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from types import MappingProxyType
+from typing import Callable, Iterator, Mapping, Sequence
 
 from companion.rules.datafile import Checker, read_toml
 from companion.rules.errors import UnknownSideBetError
@@ -130,7 +131,7 @@ def any_dq(m: Moment) -> bool:
     return any(isinstance(e, (KnockedOut, OutOfBounds)) for e in m.events + m.later)
 
 
-PREDICATES: dict[str, Predicate] = {
+PREDICATES: Mapping[str, Predicate] = MappingProxyType({
     **{f"bottom2-{m.value}": _bottom2(m) for m in MASCOTS},
     "out-of-bounds": out_of_bounds,
     "two-fallen": two_fallen,
@@ -140,7 +141,7 @@ PREDICATES: dict[str, Predicate] = {
     "same-space": same_space,
     "empty-final-stretch": empty_final_stretch,
     "any-dq": any_dq,
-}
+})
 """Every side bet id the engine can answer, in docs/rules.md order."""
 
 
@@ -189,11 +190,10 @@ class SideBets:
                                   card_id=card_id)
 
 
-@functools.lru_cache(maxsize=8)
-def cached_side_bets(path: str | None = None) -> SideBets:
-    """:func:`load_side_bets` read once per file (``path`` None: the packaged file); a player-count scan reads
-    the side bet cards from here, not from disk. Raises DataFileError as load_side_bets does."""
-    return load_side_bets(path)
+@functools.cache
+def default_side_bets() -> SideBets:
+    """The packaged side bet cards, read once (a player-count scan reads them from here, not from disk)."""
+    return load_side_bets()
 
 
 def load_side_bets(path: str | Path | None = None) -> SideBets:
@@ -215,7 +215,7 @@ def load_side_bets(path: str | Path | None = None) -> SideBets:
         card_id = entry.get("id")
         question = entry.get("question")
         ok = True
-        if card_id not in PREDICATES:
+        if not isinstance(card_id, str) or card_id not in PREDICATES:
             c.problem(path_ + "id", f"{card_id!r} is not a side bet id (expected one of: {', '.join(PREDICATES)})")
             ok = False
         elif card_id in seen:

@@ -63,8 +63,8 @@ STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open
 
 
 def side_bet_count() -> int:
-    from companion.rules.sidebets import cached_side_bets
-    return len(cached_side_bets())
+    from companion.rules.sidebets import default_side_bets
+    return len(default_side_bets())
 
 
 def realise(text: str, rng: random.Random, variant: str = "standard", *, code: object = None) -> dict[str, Any]:
@@ -184,8 +184,8 @@ class Table:
         order = data.get("side_bet_order")
         ids = None
         if order is not None:
-            from companion.rules.sidebets import cached_side_bets
-            cards = list(cached_side_bets())
+            from companion.rules.sidebets import default_side_bets
+            cards = list(default_side_bets())
             ids = [cards[i].id for i in order]
         try:
             return Game(players, variant, track=self.track, deck=self.deck, side_bet_order=ids)

@@ -46,7 +46,8 @@ class Track:
         return space >= self.final_stretch
 
 
-_KEYS = {"lanes", "spaces", "finish_space", "start_space", "stars", "fold_lines", "final_stretch", "lane", "race"}
+_KEYS = frozenset({"lanes", "spaces", "finish_space", "start_space", "stars", "fold_lines", "final_stretch", "lane",
+                   "race"})
 
 
 def load_track(path: str | Path | None = None) -> Track:

@@ -7,8 +7,8 @@ reveal (:func:`effects_at`) and its lines wait :data:`companion.voice.sounds.EFF
 
 >>> from companion.rules.race import play
 >>> said = said_at_pace(cards_of(play(["HF", "H+2"])[1]), 2.5, "en", length=lambda text: 1.0)
->>> [(s.card, s.start, s.end) for s in said]
-[(1, 0.0, 1.0), (2, 2.5, 3.5)]
+>>> [(s.card, s.start, s.end) for s in said]  # the fall's effect plays first: its line waits EFFECT_LEAD
+[(1, 0.25, 1.25), (2, 2.5, 3.5)]
 """
 
 from __future__ import annotations

@@ -136,7 +136,6 @@ def test_whose_pick_uses_seat_names_and_the_side_bet_is_asked():
     assert any("Will two mascots wait on the finish-line space together?" in s for s in said)
 
 
-@pytest.mark.slow
 def test_race_three_asks_for_the_double_and_payouts_say_who_won_what():
     said = demo_table().said()
     phrases = load_catalogue("en").phrases

@@ -54,10 +54,9 @@ def run_args(tmp_path) -> list[str]:
             str(tmp_path / "journal.db"), "--display", "none", "--audio", "none", "--web", "off", "--quiet"]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("command", [["simulate", "H+3"], ["odds", "--json", "H+3"], ["labels", "--codes"],
                                      ["config"], ["status", "--json"], ["demo", "--headless"], ["run"]],
-                         ids=lambda c: c[0])
+                         ids=lambda c: c[0])  # 0.1-0.2 s each, measured: not slow (tests/conftest.py)
 def test_ctrl_c_before_a_commands_imports_exits_130_without_a_traceback(command, tmp_path):
     args = run_args(tmp_path) if command == ["run"] else command
     code, err = interrupt_when_held(start(*args, hold="cli"), "cli")

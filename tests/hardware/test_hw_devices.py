@@ -54,7 +54,6 @@ def test_a_closed_strip_writes_nothing():
     assert len(strip.frames) == frames and strip.last == ((0, 0, 0),) * 2
 
 
-@pytest.mark.slow
 def test_hardware_imports_nothing_of_companion():
     paths = sorted((ROOT / "hardware").glob("*.py"))
     assert len(paths) > 5, f"the hardware modules are not in {ROOT / 'hardware'}"

@@ -201,6 +201,7 @@ def test_failed_begin_raises_and_never_calls_the_library_cleanup(crashing_ws281x
     assert rpi_ws281x.cleanups == []
 
 
+@pytest.mark.slow  # a real process: 0.4-0.6 s here, more when the machine is busy
 def test_leds_off_with_a_failed_ws281x_init_exits_1_without_a_crash(crashing_ws281x):
     from conftest import ROOT
     env = dict(os.environ, PYTHONPATH=f"{crashing_ws281x}{os.pathsep}{ROOT}")

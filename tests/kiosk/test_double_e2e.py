@@ -61,13 +61,15 @@ def test_race_3_double_at_scanner_speed_over_a_real_pty(tmp_path):
         os.write(master, b"HS-T-HURLEY-1-S\r\n")
         scan("HS-T-YES-1-S")
         scan("HS-GO")                                                    # refused: seat 2 has no double yet
-        wait_until(lambda: "HS-T-YES-1-S" in journal_texts(db), 10, "seat 2's last pick to be stored")
-        time.sleep(0.5)
+        scan("HS-DOUBLE")
+        wait_until(lambda: journal_texts(db).count("HS-DOUBLE") == 2, 10, "seat 2's HS-DOUBLE to be stored")
+        texts = journal_texts(db)  # inputs are handled in order: the GO before this HS-DOUBLE was refused
+        assert texts[len(texts) - 1 - texts[::-1].index("HS-T-YES-1-S"):] == ["HS-T-YES-1-S", "HS-DOUBLE"]
         mid = status(db)
         assert mid["phase"] == "betting" and mid["race"] == 3
         assert [s["double"] for s in mid["seats"]] == ["hurley-top", None]
         assert mid["seats"][1]["name"] == "Bea"
-        scan("HS-DOUBLE", "HS-T-NO-1-S", "HS-GO", "HS-GO", *RACE_3)
+        scan("HS-T-NO-1-S", "HS-GO", "HS-GO", *RACE_3)
         wait_until(lambda: journal_texts(db).count("HS11") == 3, 20, "race 3 to be stored")
         end = status(db)
         assert end["phase"] == "payouts" and end["placings"] == {"mum": 1, "dangle": 2, "gobbler": 3, "hurley": 4}

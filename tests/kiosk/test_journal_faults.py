@@ -151,7 +151,6 @@ def test_a_journal_on_a_read_only_card_starts_refusing_and_plays_on_once_writabl
     assert controller.problem is None and controller.handle("HS26").accepted
 
 
-@pytest.mark.slow
 def test_a_journal_locked_by_another_program_is_a_refusal_not_a_crash(tmp_path):
     table = playing(tmp_path / "journal.db")
     table.journal._db.execute("PRAGMA busy_timeout = 50")
@@ -345,7 +344,6 @@ def test_an_input_the_data_files_no_longer_know_is_kept_marked_and_comes_back(tm
 
 
 # ----- floods and the screen --------------------------------------------------------------------------
-@pytest.mark.slow
 def test_a_flood_of_garbage_is_taken_in_bounded_batches_with_a_tick_after_each():
     controller = Controller(Journal(":memory:"), batch=32)
     ticks: list[float] = []

@@ -101,7 +101,6 @@ def test_a_journal_from_a_newer_program_is_refused_with_one_line(tmp_path, run_c
     assert str(path) in result.stderr and "newer" in result.stderr and "start with another --db" in result.stderr
 
 
-@pytest.mark.slow
 def test_replay_starts_at_the_latest_game_start_still_in_effect(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     table.start_race()

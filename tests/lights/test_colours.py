@@ -43,6 +43,14 @@ def test_every_pair_of_mascot_colours_is_at_least_delta_e_20(deficiency, a, b):
     assert delta_e >= MIN_DELTA_E, f"{a} and {b} under {deficiency}: Delta E {delta_e:.1f}"
 
 
+def test_the_closest_pair_under_any_vision_is_printed_and_far_enough():
+    """The figure docs/bench.md quotes: ``python -m pytest -q -s tests/lights/test_colours.py -k closest``."""
+    found = min((float(np.linalg.norm(lab_under(COLOURS[a], cvd) - lab_under(COLOURS[b], cvd))), a, b, name)
+                for name, cvd in [*DEFICIENCIES.items(), ("normal vision", None)] for a, b in pairs())
+    print(f"closest pair: {found[1]} and {found[2]} under {found[3]}, Delta E {found[0]:.1f}")
+    assert found[0] >= MIN_DELTA_E
+
+
 def test_the_old_palette_fails_the_check():  # the check can fail: Dangle and Mum of the old palette
     cvd = DEFICIENCIES["deuteranopia"]
     assert np.linalg.norm(lab_under((160, 90, 235), cvd) - lab_under((40, 150, 255), cvd)) < MIN_DELTA_E

@@ -32,13 +32,11 @@ def test_revealed_cards_may_come_first_ended_by_a_double_dash_or_quoted():
     assert _odds(*FACE_UP, "--revealed", " ".join(REVEALED)) == after
 
 
-@pytest.mark.slow
 def test_position_string_gives_the_same_odds_as_the_cards_behind_it():
     race, _ = play(REVEALED)
     assert _odds(*FACE_UP, "--position", race.position()) == _odds(*FACE_UP, "--revealed", *REVEALED)
 
 
-@pytest.mark.slow
 def test_table_output_names_the_race_so_far():
     result = hotstreak_in_process("odds", "--samples", "500", "--seed", "1", "HS02", "--revealed", "H+3")
     assert result.returncode == 0, result.stderr

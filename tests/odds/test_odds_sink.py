@@ -211,7 +211,6 @@ def test_the_odds_process_runs_niced_and_gives_the_same_odds_as_in_process():
         proc.close()
 
 
-@pytest.mark.slow
 def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
     class DyingProcess:
         """Answers once, then is gone (as a killed child): raises ChildProcessError."""

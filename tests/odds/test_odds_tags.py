@@ -10,7 +10,6 @@ from companion.kiosk.journal import Journal
 from companion.odds.estimate import Cancelled, estimate
 from companion.odds.sink import CHUNKS, QUICK, SAMPLES, OddsSink, in_process
 
-pytestmark = pytest.mark.slow  # every test here runs espeak-ng, a live page or the estimator (over ~0.3 s)
 
 START = ("HS-NEW", "HS-PLAYERS-4", "HS-GO", "HS-GO", "HS-GO")
 
@@ -34,6 +33,7 @@ def kiosk(sink):
     return controller, given
 
 
+@pytest.mark.slow
 def test_each_card_gets_a_quick_estimate_then_the_full_one_tagged_with_the_cards_revealed():
     rec = Recorder()
     sink = OddsSink(estimate=rec, background=False)
@@ -51,6 +51,7 @@ def test_each_card_gets_a_quick_estimate_then_the_full_one_tagged_with_the_cards
         sink.close()
 
 
+@pytest.mark.slow
 def test_a_situation_seen_before_is_shown_from_the_cache_at_once():
     rec = Recorder()
     sink = OddsSink(estimate=rec, background=False)
@@ -64,6 +65,7 @@ def test_a_situation_seen_before_is_shown_from_the_cache_at_once():
         sink.close()
 
 
+@pytest.mark.slow
 def test_a_newer_card_supersedes_the_full_estimate_of_the_older_one():
     asked = []
     holding = threading.Event()
@@ -115,6 +117,7 @@ def test_an_estimate_gives_up_between_passes_when_asked():
         ["HS02"], 4, samples=400, seed=1, chunks=4)
 
 
+@pytest.mark.slow
 def test_while_newer_odds_are_computed_the_view_and_phone_page_say_the_shown_ones_are_stale():
     import json
     import urllib.request

@@ -289,21 +289,12 @@ def test_unknown_side_bet_order_refused():
     assert issubclass(RefusedError, HotStreakError) and issubclass(RefusedError, ValueError)
 
 
-def test_module_examples_run():
-    import doctest
-
-    from companion.rules import betting, game, open_bets, setup, sidebet_stack, sidebets
-    for module in (betting, game, open_bets, setup, sidebet_stack, sidebets):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
-
 POOL = (["HS-GO"] * 6 + ["HS-DOUBLE"] * 4 + [t.code() for t in all_ticket_codes()]
         + [f"HS-S{n:02d}" for n in (1, 5, 7, 12)] + ["HS-OPEN"]
         + [f"HS-BET-{seat}-{bet}" for seat in (1, 2, 3) for bet in ("MUM", "HURLEY", "YES", "NO", "NO-DOUBLE")]
         + RACE_1 + RACE_3 + ["HS45", "HS53", "HS08", "HS19", "HS-UNDO"])
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 4), st.booleans(), st.sampled_from(list(Variant)), st.lists(st.sampled_from(POOL), max_size=150))
 def test_any_input_sequence_is_applied_or_refused_without_change(players, skip_setup, variant, texts):

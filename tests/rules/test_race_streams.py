@@ -25,7 +25,6 @@ def _play(cards: list[str]) -> tuple[Race, list[list], list[str]]:
     return race, events, positions
 
 
-@pytest.mark.slow
 def test_every_recorded_race_gives_the_recorded_events_and_positions():
     assert len(STREAMS) >= 100
     for case in STREAMS:

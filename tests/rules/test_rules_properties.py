@@ -23,7 +23,6 @@ def test_every_deck_card_notation_round_trips():
         assert Card.parse(dc.card.notation().lower()) == dc.card
 
 
-@pytest.mark.slow
 @given(notations)
 def test_any_notation_round_trips(text):
     card = Card.parse(text)
@@ -62,7 +61,6 @@ def partly_replayed(order, data, *, before_the_end: bool = False) -> tuple[Race,
     return replay, played, k
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(race_decks)
 def test_random_legal_race_places_all_four_consistently(order):
@@ -82,7 +80,6 @@ def test_random_legal_race_places_all_four_consistently(order):
     assert all(s.status is not Status.RACING for s in race.state.mascots)
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_push_then_pop_restores_the_exact_state(order, data):
@@ -94,7 +91,6 @@ def test_push_then_pop_restores_the_exact_state(order, data):
     assert (replay.position(), replay.state, replay.outcome) == before
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(race_decks, st.data())
 def test_position_string_round_trips(order, data):

@@ -69,7 +69,6 @@ def check(L, drawn):
     assert title >= KEY_CAP * L.unit, title
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_sample_moment_fits_inside_its_band(size, lang):
@@ -80,7 +79,6 @@ def test_every_sample_moment_fits_inside_its_band(size, lang):
             check(L, drawn)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_longest_moments_fit_too(size, lang):

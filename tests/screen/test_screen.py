@@ -46,7 +46,6 @@ def track_spaces(layout):
     return [(lane, space) for lane in range(1, layout.lanes + 1) for space in range(1, layout.spaces + 1)]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", SCREENS)
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
 def test_every_sample_screen_renders_at_720p_and_1080p(name, size):
@@ -145,7 +144,6 @@ def test_the_folded_part_is_dark_and_the_rest_is_not(screen, folds):
                 assert mean > 50, (lane, space, mean)
 
 
-@pytest.mark.slow
 def test_a_message_shows_for_a_few_seconds_then_goes(screen):
     model = race_model(MascotView("mum", 4, 3), message="Card HS15 was already revealed this pass", message_at=100.0)
     whole = (0, 0, *screen.size)

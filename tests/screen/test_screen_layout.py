@@ -156,7 +156,6 @@ def test_the_hook_is_off_by_default_and_records_when_asked():
     assert sum(b.text == "GOBBLER" for b in painter.boxes) == 1
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("case", CASES)
@@ -215,7 +214,6 @@ def test_the_odds_say_which_card_they_belong_to(card, pass_no, lang, text):
     assert odds_label(lang, card, pass_no, 15) == text
 
 
-@pytest.mark.slow
 def test_stale_odds_are_dimmed_and_say_they_are_updating():
     from companion.screen.draw import Painter
     painter = Painter(pygame.Surface((1920, 1080)))

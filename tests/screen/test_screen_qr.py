@@ -27,7 +27,6 @@ def _decode(surface) -> list[str]:
     return [r.data.decode() for r in decode((pixels, w, h), symbols=[ZBarSymbol.QRCODE])]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", ["setup", "betting"])
 def test_the_join_code_scans_back_to_the_page(screen, size):
@@ -37,7 +36,6 @@ def test_the_join_code_scans_back_to_the_page(screen, size):
     assert _decode(s.surface) == [URL]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("screen", ["race", "payouts", "attract"])
 def test_no_code_while_racing_or_without_an_address(screen):
     s = _screen()

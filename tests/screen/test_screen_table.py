@@ -70,7 +70,6 @@ def test_running_order_ranks_finished_then_racing_by_space_then_dq_with_states_i
         (4, "dangle", ("DQ", "KNOCKOUT"), False)]
 
 
-@pytest.mark.slow
 def test_running_order_rows_show_each_mascot_with_its_badge_in_big_capitals():
     arr = draw(ORDER_MODEL)
     L = layout_for(HD)
@@ -139,7 +138,6 @@ def test_the_last_card_model_has_its_actions_and_the_move_from_where_to_where():
 
 
 # ----- fold, refusals, trouble -----------------------------------------------------------------------------
-@pytest.mark.slow
 def test_the_fold_moment_says_who_went_under_until_the_next_card():
     race, _ = sample_race(tuple(FOLD_PASS))
     model = from_race(race)
@@ -150,7 +148,6 @@ def test_the_fold_moment_says_who_went_under_until_the_next_card():
     assert from_race(race).fold is None
 
 
-@pytest.mark.slow
 def test_a_refusal_is_a_whole_sentence_on_top_of_the_led_preview():
     text = ("card HS19 (HF) was already revealed in pass 1; expected a card not yet revealed this pass, "
             "or HS-UNDO to take back the last scan")
@@ -164,7 +161,6 @@ def test_a_refusal_is_a_whole_sentence_on_top_of_the_led_preview():
     assert count(arr, (0, 0, 1280, 720), green) > 100_000
 
 
-@pytest.mark.slow
 def test_device_trouble_shows_only_when_there_is_trouble():
     ok = ("scanner: ok", "leds: LEDs: mock strip, 112 pixels", "voice: en")
     assert trouble(ok) == ()

@@ -105,7 +105,6 @@ def test_the_checks_find_english_words_on_a_dutch_screen():
     assert not _bad("Kaart 1, ronde 1: Hurley, 3 vooruit", "nl")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "nl", "es"])
 def test_a_refusal_is_a_short_sentence_in_the_table_s_language_never_the_scanned_text(lang):
     with TableKit(lang=lang, screen=True) as table:
@@ -117,7 +116,6 @@ def test_a_refusal_is_a_short_sentence_in_the_table_s_language_never_the_scanned
         assert "(" not in texts  # no engine detail in brackets
 
 
-@pytest.mark.slow
 def test_the_refusal_banner_leaves_the_two_leading_rows_of_the_running_order_free():
     import pygame
 

@@ -234,6 +234,7 @@ def test_gpio_not_checked_without_a_gpio_chip(pi):
     assert checks(pi, has_module=lambda name: False) == []
 
 
+@pytest.mark.slow  # a real process: 0.4-0.6 s here, more when the machine is busy
 def test_command_names_the_missing_gpio_backend(pi, tmp_path):
     write(pi / "dev/gpiochip0")
     blocker = write(tmp_path / "block/sitecustomize.py",

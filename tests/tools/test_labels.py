@@ -181,7 +181,7 @@ def test_codes_lists_every_code_with_its_meaning():
     result = hotstreak("labels", "--codes")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 53 + 36 + 12 + 17 + 12 * 6
+    assert len(lines) == 53 + 36 + 12 + 19 + 12 * 6
     assert [line.split()[0] for line in lines] == expected_codes()
     assert "HS15" in lines[14] and "Hurley +3 (H+3)" in lines[14]
     assert any(line.startswith("HS-T-DANGLE-2-R ") and "Dangle middle - risky" in line for line in lines)

@@ -18,7 +18,6 @@ from companion.voice.stems import race_stems
 from conftest import hotstreak, hotstreak_in_process
 from hardware.ducking import DUCK_DB
 
-pytestmark = pytest.mark.slow  # every test here runs espeak-ng, a live page or the estimator (over ~0.3 s)
 
 espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
 
@@ -34,6 +33,7 @@ def test_the_speech_band_filter_keeps_speech_and_drops_rumble_and_hiss():
     assert np.abs(kept[middle] - speech[middle]).max() < 0.01
 
 
+@pytest.mark.slow
 @espeak
 @pytest.mark.parametrize("lang", ["en", "nl", "es"])
 def test_stems_of_a_race_with_falls_and_a_finish_keep_the_voice_over_the_effects(tmp_path, lang):
@@ -86,6 +86,7 @@ def test_an_effect_before_its_line_is_at_full_level_and_ducked_under_it(tmp_path
     assert np.array_equal(stems.mix, stems.voice + stems.effects)
 
 
+@pytest.mark.slow
 def test_stems_need_pace_and_a_good_folder(tmp_path):
     result = hotstreak("simulate", "--json", "--stems", str(tmp_path), "H+3")
     assert result.returncode == 2 and "--stems needs --json --pace" in result.stderr
@@ -121,6 +122,7 @@ def test_a_folder_without_write_permission_is_refused(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+@pytest.mark.slow
 def test_a_read_only_folder_is_refused(tmp_path):
     folder = tmp_path / "ro"
     folder.mkdir(mode=0o500)

@@ -19,7 +19,6 @@ from tests.web.test_web import STANDARD_GAME, join_of, post, started, view
 from tests.web.test_web_seats import code_on_screen, journal_texts
 from webtable import LiveTable
 
-pytestmark = pytest.mark.slow  # every test serves the real page (about 0.3 s or more each)
 
 FAST = RateLimit(rate=1e6, burst=1e6)
 
@@ -49,6 +48,7 @@ def served(table: LiveTable) -> str:
 
 
 # ----- the join code ----------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_seat_is_taken_only_with_the_join_code_the_screen_shows_and_nothing_serves():
     with started(LiveTable(limit=FAST), *STANDARD_GAME) as table:
         code = join_of(table)
@@ -71,6 +71,7 @@ def test_a_seat_is_taken_only_with_the_join_code_the_screen_shows_and_nothing_se
         assert status == 403 and answer["need"] == "join"
 
 
+@pytest.mark.slow
 def test_a_restart_keeps_the_join_code_and_status_json_gives_it_with_the_seat_codes(tmp_path, capsys):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
@@ -98,6 +99,7 @@ def test_status_json_without_a_page_ever_served_has_no_join_url(tmp_path, capsys
 
 
 # ----- the Dealer always wins -------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("dealer", ["HS-NAME-2:Ann", "HS-NAME-2:"])
 def test_a_seat_the_dealer_names_or_frees_is_no_longer_the_phones(dealer):
     with started(LiveTable(limit=FAST), "HS-NEW", "HS-OPEN", "HS-PLAYERS-3", "HS-GO") as table:
@@ -114,6 +116,7 @@ def test_a_seat_the_dealer_names_or_frees_is_no_longer_the_phones(dealer):
 
 
 # ----- renames that change nothing are not journaled ------------------------------------------------------
+@pytest.mark.slow
 def test_a_rename_to_the_same_name_or_faster_than_a_person_types_is_not_journaled():
     with started(LiveTable(limit=FAST), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 1, "name": "Zoë"})
@@ -128,6 +131,7 @@ def test_a_rename_to_the_same_name_or_faster_than_a_person_types_is_not_journale
         assert journal_texts(table) == [*before, ("web", "HS-NAME-1:Zed")]
 
 
+@pytest.mark.slow
 def test_names_that_impersonate_are_refused_in_one_line():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
         for name, why in (("Seat 2", "unnamed seat"), ("DÓRA", "seat 3's already"), ("e\u0301\u0301\u0301", "accents")):
@@ -137,6 +141,7 @@ def test_names_that_impersonate_are_refused_in_one_line():
 
 
 # ----- wrong codes slow the address that sent them ----------------------------------------------------------
+@pytest.mark.slow
 def test_wrong_consent_codes_slow_their_address_never_the_seats_owner():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-2:Dora") as table:
         now = [0.0]
@@ -156,6 +161,7 @@ def test_wrong_consent_codes_slow_their_address_never_the_seats_owner():
 
 
 # ----- no phone can slow the table --------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_scan_reaches_the_phones_within_250_ms_after_a_phone_hour_of_inputs(tmp_path):
     db = tmp_path / "journal.db"
     game = [Entry(1, 0.0, "scan", "HS-NEW"), Entry(2, 0.0, "scan", "HS-PLAYERS-3"), Entry(3, 0.0, "scan", "HS-GO")]
@@ -173,6 +179,7 @@ def test_a_scan_reaches_the_phones_within_250_ms_after_a_phone_hour_of_inputs(tm
     assert took < 0.25, f"the scan took {took * 1000:.0f} ms to reach /api/view"
 
 
+@pytest.mark.slow
 def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
@@ -182,6 +189,7 @@ def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
     assert f"phones join at {url}" in text and f"Dora: $10, no tickets (a phone takes it with code {dora})" in text
 
 
+@pytest.mark.slow
 def test_the_same_game_written_to_a_fresh_journal_keeps_its_join_code_until_the_next_game(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME) as table:

@@ -18,7 +18,6 @@ from companion.web.seats import WEB, consent_code, journal_key, seat_codes, tabl
 from tests.web.test_web import STANDARD_GAME, entry, post, started, view
 from webtable import LiveTable
 
-pytestmark = pytest.mark.slow  # every test here runs espeak-ng, a live page or the estimator (over ~0.3 s)
 
 OPEN_GAME = ("HS-NEW", "HS-OPEN", "HS-PLAYERS-3", "HS-GO")
 FAST = RateLimit(rate=1e6, burst=1e6)  # these tests send many requests from one address
@@ -48,6 +47,7 @@ def test_seats_the_table_named_or_bets_for_need_consent_until_a_phone_holds_them
         consent_code(journal_key(b"s" * 32, "b" * 32), 2, 1) != consent_code(key, 2, 1)  # another journal
 
 
+@pytest.mark.slow
 def test_a_seat_named_at_the_kiosk_is_claimed_from_a_phone_only_with_the_code_on_the_screen():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
         code = code_on_screen(table, 3)
@@ -67,6 +67,7 @@ def test_a_seat_named_at_the_kiosk_is_claimed_from_a_phone_only_with_the_code_on
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann"})[0] == 200  # first phone, free seat
 
 
+@pytest.mark.slow
 def test_a_seat_played_from_the_bet_sheet_needs_the_code_and_its_bet_stays_the_tables():
     with started(LiveTable(limit=FAST), *OPEN_GAME, "HS-BET-2-HURLEY") as table:
         code = code_on_screen(table, 2)
@@ -82,6 +83,7 @@ def test_a_seat_played_from_the_bet_sheet_needs_the_code_and_its_bet_stays_the_t
 
 
 # ----- tokens are bound to their journal --------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_journal_moved_aside_voids_every_token_although_entry_ids_start_again(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, language="nl"), *STANDARD_GAME) as table:
@@ -103,6 +105,7 @@ def test_a_journal_moved_aside_voids_every_token_although_entry_ids_start_again(
         assert post(table, "/api/claim", {"seat": 2, "name": "Bea", "token": today["token"]})[0] == 200
 
 
+@pytest.mark.slow
 def test_the_same_game_written_to_a_fresh_journal_keeps_its_phones(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME) as table:
@@ -129,6 +132,7 @@ class Stall(NullSink):
             self.go.wait(10)
 
 
+@pytest.mark.slow
 def test_a_claim_whose_phone_stopped_waiting_is_never_applied(monkeypatch):
     monkeypatch.setattr(web_app, "ANSWER_SECONDS", 0.0)
     stall = Stall()
@@ -146,6 +150,7 @@ def test_a_claim_whose_phone_stopped_waiting_is_never_applied(monkeypatch):
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann"})[0] == 200  # trying again works
 
 
+@pytest.mark.slow
 def test_a_claim_the_kiosk_took_before_the_phone_stopped_waiting_still_gives_the_phone_its_token(monkeypatch):
     taken = threading.Event()
 
@@ -169,6 +174,7 @@ def test_a_claim_the_kiosk_took_before_the_phone_stopped_waiting_still_gives_the
 
 
 # ----- UNDO at the scanner is the table's --------------------------------------------------------------------
+@pytest.mark.slow
 def test_undo_takes_back_the_wrong_card_not_the_phones_rename_made_after_it():
     from websockets.sync.client import connect
     draft = [f"HS-T-{s}-1-S" for s in ("HURLEY", "MUM", "DANGLE", "GOBBLER", "YES", "NO")]
@@ -189,6 +195,7 @@ def test_undo_takes_back_the_wrong_card_not_the_phones_rename_made_after_it():
         assert [e.text for e in table.journal.effective()][-1] == "HS-NAME-1:Annie"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", ["button", "key"])
 def test_undo_from_a_button_or_the_keyboard_also_skips_the_phone(source):
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-T-HURLEY-1-S") as table:
