@@ -16,9 +16,10 @@ from webtable import LiveTable
 pytestmark = pytest.mark.slow  # every test here serves the real page and stops it
 
 
-def get(table: LiveTable, path: str) -> tuple[int, object]:
+def get(table: LiveTable, path: str, host: str | None = None) -> tuple[int, object]:
+    request = urllib.request.Request(table.url + path, headers={"Host": host} if host else {})
     try:
-        with urllib.request.urlopen(table.url + path, timeout=10) as r:
+        with urllib.request.urlopen(request, timeout=10) as r:
             return r.status, json.load(r)
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read())
@@ -37,6 +38,8 @@ def test_the_words_of_each_language_are_served_and_nothing_else():
         status, answer = get(table, "api/words?lang=fr" + "x" * 500)
         assert status == 400 and isinstance(answer, dict) and answer["ok"] is False
         assert answer["error"] == "no language 'frxxxxxxxxxxxxxx' (expected one of: en, nl, es)"  # bounded
+        status, answer = get(table, "api/words?lang=nl", host="evil.example")  # a DNS-rebound page reads nothing
+        assert status == 403 and isinstance(answer, dict) and answer["ok"] is False
 
 
 @pytest.mark.skipif(available() is not None, reason=available() or "")
