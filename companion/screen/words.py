@@ -29,12 +29,9 @@ def say(lang: str, key: str, **values: object) -> str:
 
 
 def place(lang: str, n: int) -> str:
-    """A paid place: ``1st`` / ``1e`` / ``1º``."""
-    if lang == "nl":
-        return f"{n}e"
-    if lang == "es":
-        return f"{n}º"
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    """A paid place: ``1st`` / ``1e`` / ``1º`` (``place_<n>``, else ``place_n``, of the catalogue's ``[screen]``)."""
+    table = WORDS.get(lang, WORDS["en"])
+    return table.get(f"place_{n}") or table["place_n"].format(n=n)
 
 
 def part(lang: str, status_line: str) -> str:
