@@ -96,23 +96,31 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
 
 def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
     """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen]``, ``[service]`` and ``[phone]``
-    (a word one output shows as another does, written once): the text of that entry, which must be text itself.
-    Returns the references made (``"phone.side_bet"`` -> ``"screen.side_bet"``). Raises ValueError naming the
+    (a word one output shows as another does, written once): the text of that ``[words]`` or ``[screen]`` entry,
+    which must be text itself; a list of such names gives the list of their texts. Returns the references made
+    (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the
     file and entry for a reference to nothing."""
     made: dict[str, str] = {}
     for section in ("screen", "service", "phone"):
         for key, value in data.get(section, {}).items():
             if not isinstance(value, dict):
                 continue
-            target = str(value.get("same_as", ""))
-            where, _, name = target.partition(".")
-            text = data.get(where, {}).get(name) if where in ("words", "screen") else None
-            if set(value) != {"same_as"} or not isinstance(text, str):
-                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"words.<key>\" }} or "
-                                 f"\"screen.<key>\", naming a text)")
-            data[section][key] = text
-            made[f"{section}.{key}"] = target
+            targets = value.get("same_as")
+            names = targets if isinstance(targets, list) else [targets]
+            texts = [_entry(data, name) for name in names]
+            if set(value) != {"same_as"} or not names or None in texts:
+                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"screen.<key>\" }} "
+                                 f"or \"words.<key>\", or a list of them, naming texts)")
+            data[section][key] = texts if isinstance(targets, list) else texts[0]
+            made[f"{section}.{key}"] = ", ".join(str(name) for name in names)
     return made
+
+
+def _entry(data: dict[str, Any], name: Any) -> str | None:
+    """The text of ``"<words|screen>.<key>"`` in the file's data, or None."""
+    where, _, key = str(name).partition(".")
+    text = data.get(where, {}).get(key) if where in ("words", "screen") else None
+    return text if isinstance(text, str) else None
 
 
 @functools.lru_cache(maxsize=None)

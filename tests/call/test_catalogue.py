@@ -83,8 +83,11 @@ def test_a_word_the_phone_shows_as_the_screen_does_in_every_language_is_written_
                 if alike:
                     target = f"{'screen' if section == 'screen_words' else 'words'}.{other}"
                     assert all(f"phone.{key}" in c.same_as for c in cats), (key, target, "a copy: use same_as")
+        if isinstance(text, list) and all(set(c.phone[key]) <= set(c.screen_words.values()) for c in cats):
+            assert all(f"phone.{key}" in c.same_as for c in cats), (key, "copies of screen words: use same_as")
     assert all(c.same_as["phone.side_bet"] == "screen.side_bet" and c.phone["side_bet"] == c.screen_words["side_bet"]
                for c in cats)
+    assert [load_catalogue("es").phone["places"][i] for i in (0, 3)] == ["1º", "4º"]
 
 
 def test_same_as_naming_nothing_is_refused_naming_the_entry(edited_catalogue):
