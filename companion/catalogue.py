@@ -17,7 +17,8 @@
 
 Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
 screen. A word two outputs show alike is written once: ``side_bet = { same_as = "screen.side_bet" }`` in
-``[phone]`` (or ``[screen]``, ``[service]``) takes the text of ``[screen]`` ``side_bet`` (or of ``[words]``). This module imports only the standard library: every sink folder may import it.
+``[phone]`` (or ``[screen]``, ``[service]``) takes the text of ``[screen]`` ``side_bet`` (or of another entry of
+``[words]``, ``[screen]``, ``[service]`` or ``[phone]``). This module imports only the standard library: every sink folder may import it.
 
 >>> cat = load_catalogue("nl")
 >>> cat.shown["fell"] == cat.phrases["fell"][0]
@@ -96,8 +97,8 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
 
 def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
     """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen]``, ``[service]`` and ``[phone]``
-    (a word one output shows as another does, written once): the text of that ``[words]`` or ``[screen]`` entry,
-    which must be text itself; a list of such names gives the list of their texts. Returns the references made
+    (a word one output shows as another does, written once): the text of that ``[words]``, ``[screen]``,
+    ``[service]`` or ``[phone]`` entry, which must be text by then (sections are put in place in that order); a list of such names gives the list of their texts. Returns the references made
     (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the
     file and entry for a reference to nothing."""
     made: dict[str, str] = {}
@@ -109,17 +110,17 @@ def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
             names = targets if isinstance(targets, list) else [targets]
             texts = [_entry(data, name) for name in names]
             if set(value) != {"same_as"} or not names or None in texts:
-                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"screen.<key>\" }} "
-                                 f"or \"words.<key>\", or a list of them, naming texts)")
+                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"<section>.<key>\" }} "
+                                 f"or a list of them, naming texts of [words], [screen], [service] or [phone])")
             data[section][key] = texts if isinstance(targets, list) else texts[0]
             made[f"{section}.{key}"] = ", ".join(str(name) for name in names)
     return made
 
 
 def _entry(data: dict[str, Any], name: Any) -> str | None:
-    """The text of ``"<words|screen>.<key>"`` in the file's data, or None."""
+    """The text of ``"<words|screen|service|phone>.<key>"`` in the file's data (already put in place), or None."""
     where, _, key = str(name).partition(".")
-    text = data.get(where, {}).get(key) if where in ("words", "screen") else None
+    text = data.get(where, {}).get(key) if where in ("words", "screen", "service", "phone") else None
     return text if isinstance(text, str) else None
 
 
