@@ -29,20 +29,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from attack import ROOT, Kiosk, free_port, load_page, seat_view, stop_kiosk
+from attack import ROOT, Kiosk, free_port, load_page, seat_post, seat_view, stop_kiosk
 
 sys.path.insert(0, str(ROOT))
 
 
 def post(port: int, body: dict, source: str, path: str = "/api/claim") -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
-    try:
-        conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json",
-                                                      "Origin": f"http://127.0.0.1:{port}"})
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
-    finally:
-        conn.close()
+    """A phone's POST from loopback address ``source`` (a claim unless ``path`` says otherwise): (status, answer)."""
+    return seat_post(port, path, body, source)
 
 
 def codes(db: Path) -> tuple[str | None, dict[int, str]]:

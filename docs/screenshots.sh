@@ -13,7 +13,7 @@ shot --screen race --cards "${race[@]}" --now 1 \
     --out docs/screen-refusal.png
 shot --screen moment-knockout --out docs/screen-moment-knockout.png
 shot --screen race-end --out docs/screen-race-end.png
-for screen in attract setup betting payouts game-over; do
+for screen in attract setup betting payouts game-over betting-open; do
     shot --screen "$screen" --out "docs/screen-$screen.png"
 done
 # Every big moment (and the race end) at 1080p and on the 7-inch panel (800x480): docs/moments/
@@ -22,7 +22,7 @@ for moment in moment-fall moment-knockout moment-out moment-finish moment-side-b
     shot --screen "$moment" --out "docs/moments/$moment-1080p.png"
     hotstreak screenshot --size 800x480 --screen "$moment" --out "docs/moments/$moment-800x480.png"
 done
-for screen in race betting payouts game-over; do
+for screen in race betting payouts game-over betting-open; do
     hotstreak screenshot --size 800x480 --screen "$screen" --out "docs/screen-$screen-800x480.png"
 done
 # The 7-inch panel's own screens (docs/screen.md: layout per screen size), and the last-card panel at 720p

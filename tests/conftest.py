@@ -27,20 +27,44 @@ if sys.dont_write_bytecode and not sys.pycache_prefix:
 # The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
 # UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
 # tear-down: a test may be slow for its fixture). Each check errs on the side of a busy 2-core machine: the first
-# counts the call without the time its thread waited for a core (/proc/thread-self/schedstat), so load cannot
-# push a quick test over; the second counts wall time, which load only lengthens, and spares a test that ran a real
+# counts the call without the time a thread of the test waited for a core (/proc/self/task/*/schedstat), so load
+# cannot push a quick test over; the second counts wall time, which load only lengthens, and spares a test that ran a real
 # process (Python's start-up alone is 0.15-0.5 s, with the load). HOTSTREAK_SLOW_CHECK=0 turns the check off.
 UNMARKED_LIMIT = 1.0
 MARKED_LIMIT = 0.2
 
 
-def _run_queue_wait() -> float:
-    """Seconds this thread has waited for a core so far (0 where the kernel does not say)."""
+def _run_queue_wait() -> dict[str, float]:
+    """Seconds each thread of this process has waited for a core so far, by thread id (empty where the kernel does
+    not say). A test often waits on a thread of its own (a server, a sink's worker): that thread's wait for a core
+    is load too, not the test's time."""
+    waits: dict[str, float] = {}
     try:
-        with open("/proc/thread-self/schedstat") as f:
-            return int(f.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return waits
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as f:
+                waits[tid] = int(f.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            continue
+    return waits
+
+
+def _waited_since(start: dict[str, float]) -> float:
+    """The longest wait for a core of any one thread since ``start`` (threads wait side by side, so their waits
+    overlap: the longest one is what the test's wall time surely holds)."""
+    now = _run_queue_wait()
+    return max((wait - start.get(tid, 0.0) for tid, wait in now.items()), default=0.0)
+
+
+def pytest_sessionstart(session):
+    """Compile the package once before any test runs (a cold cache, as on a fresh clone, would otherwise put the
+    compile time of a module into whichever test imports it first, and the slow check would count it)."""
+    import compileall
+    for folder in ("companion", "hardware"):
+        compileall.compile_dir(str(ROOT / folder), quiet=2, workers=1)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -81,7 +105,7 @@ def _waiting(item, when: str):
     try:
         yield
     finally:
-        item.stash.setdefault(_WAITED, {})[when] = _run_queue_wait() - start
+        item.stash.setdefault(_WAITED, {})[when] = _waited_since(start)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -2,7 +2,8 @@
 
 NAME is one of attract, setup, betting, race, payouts, game-over; or a big moment of the race screen:
 moment-fall, moment-knockout, moment-out, moment-finish, moment-side-bet, moment-winner, and race-end (the race
-screen after the card that ends the race, before the payouts; ``--now`` steps through its moments). With
+screen after the card that ends the race, before the payouts; ``--now`` steps through its moments); or
+betting-open (the open variant's bets, twelve seats). With
 ``--cards`` (race screen only) the race is the one after those cards from the start: notation (``G+2>``) or
 label codes (``HS10``). ``--now S`` shows the last card's move as it looks S seconds after the card (sliding
 along its path early, at rest once it has played); without it, at rest. Example:
@@ -20,6 +21,7 @@ from companion.commands.outpath import output_file
 from companion.kiosk.config import MAX_SIDE
 from companion.screen.model import SCREENS
 from companion.screen.moments import MOMENT_SCREENS
+from companion.screen.samples import SAMPLE_SCREENS
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -46,7 +48,7 @@ def parse_now(text: str) -> float:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--screen", required=True, choices=SCREENS + MOMENT_SCREENS,
+    p.add_argument("--screen", required=True, choices=SCREENS + MOMENT_SCREENS + SAMPLE_SCREENS,
                    help="which screen (or big moment of the race screen) to render")
     p.add_argument("--out", required=True, help="PNG file to write")
     p.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT in pixels (default 1280x720)")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypedDict, Unpack
 
 from companion.motion import Path
+from companion.screen.open_bets import OpenBetView
 
 if TYPE_CHECKING:
     from companion.rules import Race, Track
@@ -236,6 +237,7 @@ class ScreenModel:
     paths: tuple[Path, ...] = ()
     move_at: float | None = None
     service: Any = None  # the service screen's data (companion.service.page.ServicePage), screen "service"
+    open_bets: tuple[OpenBetView, ...] = ()  # the open variant's bets while betting (companion.screen.open_bets)
 
     def __post_init__(self) -> None:
         if self.screen not in SCREENS:
@@ -294,6 +296,7 @@ class ScreenFields(TypedDict, total=False):
     paths: tuple[Path, ...]
     move_at: float | None
     service: Any
+    open_bets: tuple[OpenBetView, ...]
 
 
 def placed_standings(rows: Iterable[StandingView | tuple[str, int]]) -> tuple[StandingView, ...]:

@@ -130,7 +130,7 @@ def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
 
 
 def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
-    """A sample state for ``screen`` (one of :data:`SCREENS`, or of
+    """A sample state for ``screen`` (one of :data:`SCREENS`, of :data:`SAMPLE_SCREENS`, or of
     ``companion.screen.moments.MOMENT_SCREENS``: :func:`sample_moment`); ``cards`` replace the sample race's
     cards; ``language`` (en, nl, es) picks the screen's words.
 
@@ -138,9 +138,12 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     """
     if screen in MOMENT_CARDS and cards is None:
         return sample_moment(screen, language)
+    if screen == "betting-open":   # the open variant's bets with twelve seats
+        return sample_open_betting(12, language)
     if screen not in SCREENS:
         from companion.screen.moments import MOMENT_SCREENS
-        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(SCREENS + MOMENT_SCREENS)})")
+        names = SCREENS + MOMENT_SCREENS + SAMPLE_SCREENS
+        raise ValueError(f"unknown screen {screen!r} (expected one of: {', '.join(names)})")
     from companion.call import screencall
     from companion.screen.table_model import from_table
     if screen == "service":   # the service mode's LED test (companion.service.samples for the other tests)
@@ -164,6 +167,31 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     return model
 
 
+SAMPLE_SCREENS = ("betting-open",)
+"""Sample states beyond the screens' own names: the open variant's betting (:func:`sample_open_betting`)."""
+SAMPLE_OPEN_BETS = ("HS-BET-1-DANGLE", "HS-BET-1-YES", "HS-BET-2-MUM", "HS-BET-3-NO", "HS-BET-4-GOBBLER",
+                    "HS-BET-4-NO", "HS-BET-6-HURLEY", "HS-BET-7-YES", "HS-BET-7-MUM")
+"""The open variant's sample bets (seats 1, 4 and 7 complete; 2, 3 and 6 half; the rest none yet)."""
+
+
+def sample_open_betting(players: int = 3, language: str = "en") -> ScreenModel:
+    """The open variant's betting screen of race 1 with ``players`` seats (2-12; the first four named),
+    after those of :data:`SAMPLE_OPEN_BETS` that name a seat at the table."""
+    from companion.rules.table import Table, realise
+    from companion.screen.table_model import from_table
+    import random
+    table, rng = Table(), random.Random(2026)
+    for text in ("HS-NEW", f"HS-PLAYERS-{players}", "HS-OPEN", "HS-GO",
+                 *(b for b in SAMPLE_OPEN_BETS if int(b.split("-")[2]) <= players)):
+        if text == "HS-OPEN" and table.game is not None and table.game.variant.value == "open":
+            continue   # 9 or more players play the open variant from the start
+        table.apply(text, realise(text, rng))
+        if text.startswith("HS-PLAYERS-"):
+            for seat, name in enumerate(SAMPLE_NAMES[:players], 1):
+                table.apply(f"HS-NAME-{seat}:{name}")
+    return from_table(table, language=language)
+
+
 @functools.lru_cache(maxsize=32)
 def race_odds(cards: tuple[str, ...]) -> Mapping[str, tuple[float, ...]] | None:
     """The odds of each paid place for the sample race after ``cards`` (the real estimator, a few thousand
@@ -177,5 +205,5 @@ def race_odds(cards: tuple[str, ...]) -> Mapping[str, tuple[float, ...]] | None:
         return None
 
 
-__all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "sample_model", "sample_moment", "sample_race",
-           "sample_table"]
+__all__ = ["MOMENT_CARDS", "SAMPLE_CARDS", "SAMPLE_NAMES", "SAMPLE_OPEN_BETS", "SAMPLE_SCREENS", "sample_model",
+           "sample_moment", "sample_open_betting", "sample_race", "sample_table"]

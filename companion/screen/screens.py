@@ -10,7 +10,8 @@ from companion.screen.layout import KEY_CAP, Layout, Rect, betting_band, seat_ro
 from companion.screen.model import MASCOT_ORDER, CardView, ScreenModel
 from companion.colours import RGB
 from companion.screen.race_panels import short_ticket
-from companion.screen.widgets import Widgets, ink_on, shade
+from companion.screen.bet_board import BetBoard
+from companion.screen.widgets import ink_on, shade
 
 POSITIVE = (90, 220, 110)
 
@@ -31,7 +32,7 @@ def pays_text(stack: str, pays: tuple[int, ...]) -> str:
     return " ".join(str(p) for p in pays)
 
 
-class OtherScreens(Widgets):
+class OtherScreens(BetBoard):
     """Draws the screens other than the race (a mixin of the screen's Painter)."""
 
     def odds_list(self, model: ScreenModel, rect: Rect, u: float) -> None:
@@ -180,8 +181,8 @@ class OtherScreens(Widgets):
         if model.whose_pick:
             prompt, colour, sub = self.w("your_pick", name=model.whose_pick), C.GOLD, model.double_prompt
             short = model.double_short
-        elif model.double_prompt:
-            prompt, colour = model.double_prompt.upper(), C.GOLD
+        elif model.open_bets or model.double_prompt:   # the open variant: what is still missing
+            prompt, colour = self.bets_prompt(model) if model.open_bets else str(model.double_prompt).upper(), C.GOLD
         elif model.table_phase == "adding-cards":
             prompt, colour = self.w("add_cards"), C.TEXT
         else:
@@ -217,25 +218,17 @@ class OtherScreens(Widgets):
         below = (by + bh) / L.height + 0.02
         if L.small:   # the side bet's question as the table's title, where it fits on the line
             rect = _frac(L, 0.02, below, 0.96, 0.98 - below)
-            self.stacks(model, rect, u, odds=True, title=self.side_bet_title(model, rect[2] - 2 * int(18 * u)))
+            title = self.side_bet_title(model, rect[2] - 2 * int(18 * u))
+            if not self.bet_board(model, rect, u, now, title):
+                self.stacks(model, rect, u, odds=True, title=title)
             return
-        self.stacks(model, _frac(L, 0.02, below, 0.6, 0.66 - below), u)
+        if not self.bet_board(model, _frac(L, 0.02, below, 0.6, 0.98 - below), u, now):
+            self.stacks(model, _frac(L, 0.02, below, 0.6, 0.66 - below), u)
+            self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
         sx, sy, sw, sh = self.panel(_frac(L, 0.635, below, 0.345, 0.5 - below), self.w("side_bet"), u)
         self.wrap(model.side_bet or say(self.lang, "no_side_card"), self.cap(24), (sx, sy, sw, sh),
                   C.TEXT if model.side_bet else C.DIM_TEXT)
         self.odds_list(model, _frac(L, 0.635, 0.52, 0.345, 0.14), u)
-        self.tickets_by_seat(model, _frac(L, 0.02, 0.68, 0.96, 0.3), u)
-
-    def side_bet_title(self, model: ScreenModel, width: int) -> str | None:
-        """``SIDE BET: <QUESTION>``, the question alone in capitals, or as written (narrower), whichever first
-        fits ``width`` at a panel title's size, cased as it is to be drawn; None without a question or when
-        none fits."""
-        if not model.side_bet:
-            return None
-        for text in (f"{self.w('side_bet')}: {model.side_bet}".upper(), model.side_bet.upper(), model.side_bet):
-            if self.font(self.cap(20, "figure")).size(text)[0] <= width:
-                return text
-        return None
 
     def stacks(self, model: ScreenModel, rect: Rect, u: float, odds: bool = False, title: str | None = None) -> None:
         """The ticket stacks as a table, a row per stack: its name, the tickets left, the top ticket's level

@@ -169,8 +169,9 @@ class ScreenSink(NullSink):
             model = dataclasses.replace(model, move_at=self.move_at)
         self._animated = model.screen in ANIMATED or in_motion(model, now)
         until = self.message_at + self._message_seconds() if self.message else None
-        paged = model.screen == "game-over" or model.screen == "race" and len(model.seats) > 4
-        page = next_page_at(now) if paged else None   # the panel's standings or money: the next page
+        paged = (model.screen == "game-over" or model.screen == "race" and len(model.seats) > 4
+                 or model.screen == "betting" and len(model.open_bets) > 4)   # the open variant's bets
+        page = next_page_at(now) if paged else None   # the panel's standings, money or bets: the next page
         times = [t for t in (until, self.moments.next_change(now), page) if t is not None and now < t]
         self._until = min(times) if times else None
         if self.leds is not None:  # the LED preview goes under the overlays (a refusal stays on top)

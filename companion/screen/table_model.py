@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence, TypedDict, Unpack
 from companion.call.words import life_outcome
 from companion.rules.phases import Phase
 from companion.rules.betting import Bet
+from companion.screen.open_bets import open_bet_views
 from companion.screen.model import ScreenFields, ScreenModel, SeatView, StackView, StandingView, from_race
 from companion.screen.words import say
 from companion.view.table_view import GameFacts, Odds, TableView, build
@@ -163,7 +164,8 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
                           whose_pick=name(drafter) if drafter is not None else None, double_prompt=double_prompt,
                           double_short=double_short,
                           side_bet=_question(view, language), side_bet_answer=view.side_bet.happened,
-                          standings=standings, life_outcome=standings[0].line if standings else None)
+                          standings=standings, life_outcome=standings[0].line if standings else None,
+                          open_bets=open_bet_views(view, shown))
     if view.race is not None:
         return from_race(view.race, **fields)
     return ScreenModel(**fields)

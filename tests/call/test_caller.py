@@ -127,7 +127,6 @@ def demo_table(lang: str = "en", until: str | None = None) -> TableKit:
     return table
 
 
-@pytest.mark.slow
 def test_whose_pick_uses_seat_names_and_the_side_bet_is_asked():
     table = demo_table()
     said = table.said()
@@ -147,7 +146,6 @@ def test_race_three_asks_for_the_double_and_payouts_say_who_won_what():
     assert any(s.startswith(("Final standings", "The table")) and "Ann" in s for s in said)
 
 
-@pytest.mark.slow
 def test_the_side_bet_is_asked_in_dutch():
     said = demo_table("nl").said()
     assert any("Staan er twee mascottes tegelijk op het finishvak?" in s for s in said)

@@ -39,7 +39,6 @@ def test_a_finished_game_is_summarised_with_names_races_side_bets_and_money(tmp_
     assert table.controller.form is not None and "of the last 3" in table.controller.form
 
 
-@pytest.mark.slow
 def test_undoing_the_final_go_takes_the_game_out_of_history_until_it_finishes_again(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {})

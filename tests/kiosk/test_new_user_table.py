@@ -12,7 +12,6 @@ from tablekit import TableKit
 WORDS = {"en": "Player count: 2 to 12.", "nl": "Aantal spelers: 2 tot 12.", "es": "Número de jugadores: de 2 a 12."}
 
 
-@pytest.mark.slow
 def test_every_accepted_input_of_a_whole_game_prints_a_line_on_the_console():
     table = TableKit()
     silent = []

@@ -124,7 +124,6 @@ class Recorder:
             return list(self.calls)
 
 
-@pytest.mark.slow
 def test_setup_odds_count_each_face_up_card_as_it_is_scanned():
     rec = Recorder()
     sink = OddsSink(estimate=rec)

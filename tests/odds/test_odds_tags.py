@@ -65,7 +65,6 @@ def test_a_situation_seen_before_is_shown_from_the_cache_at_once():
         sink.close()
 
 
-@pytest.mark.slow
 def test_a_newer_card_supersedes_the_full_estimate_of_the_older_one():
     asked = []
     holding = threading.Event()

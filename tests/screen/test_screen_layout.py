@@ -66,6 +66,14 @@ def case_model(case: str, lang: str) -> ScreenModel:
         model = replace(_sample("setup", lang), join_url=URL)
         return replace(model, seats=tuple(dataclasses.replace(s, name=f"{s.name}{'a' * k} · 48219{k}")
                                           for k, s in enumerate(model.seats)))
+    if case.startswith("betting-open-"):   # the open variant's bets: 3 or 12 seats; "-double": race 3's doubles
+        from companion.screen.samples import sample_open_betting
+        model = sample_open_betting(int(case.split("-")[2]), lang)
+        if case.endswith("-double"):
+            doubles = ("mascot", "side", None)
+            return replace(model, open_bets=tuple(dataclasses.replace(b, need_double=True, double=doubles[k % 3])
+                                                  for k, b in enumerate(model.open_bets)))
+        return model
     if case == "race-message":
         return replace(_sample("race", lang), message="ticket hurley-top is drafted twice (each ticket exists "
                        "once)", message_at=0.0)
@@ -74,7 +82,7 @@ def case_model(case: str, lang: str) -> ScreenModel:
 
 CASES = ("attract", "setup", "betting", "race", "payouts", "game-over", "setup-qr", "betting-qr", "adding-cards-qr",
          "race-stale", "race-name", "setup-name", "race-message", "race-fold", "race-turned", "race-all", "race-8-seats",
-         "setup-codes",
+         "setup-codes", "betting-open-3", "betting-open-12", "betting-open-12-double",
          "moment-fall", "moment-knockout", "moment-out", "moment-finish", "moment-side-bet", "moment-winner")
 
 

@@ -373,7 +373,6 @@ def test_a_new_phase_drops_the_odds_of_the_last_one():
     assert controller.view.odds is None
 
 
-@pytest.mark.slow
 def test_the_screen_log_and_refusals_follow_the_language():
     from companion.call import racecall
     with TableKit(lang="nl", screen=True) as table:  # the real screen sink on a dummy SDL display

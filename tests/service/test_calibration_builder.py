@@ -192,7 +192,6 @@ class TableBuilder(Builder):
         self.look()
 
 
-@pytest.mark.slow  # about 2 s here: every look is a loop pass of the whole kiosk
 def test_the_calibration_at_a_whole_table_journals_nothing_and_the_race_is_shown_again(tmp_path):
     from tablekit import TableKit
     with TableKit() as table:

@@ -66,6 +66,7 @@ def test_passing_steps_end_the_script_with_0(tmp_path: Path) -> None:
     assert "FAILED" not in done.stdout + done.stderr
 
 
+@pytest.mark.slow  # the wait's own limit is 1 s
 def test_a_wait_that_never_sees_its_condition_times_out(tmp_path: Path) -> None:
     done = run_bench('step "boot the guest" never', tmp_path)
     assert done.returncode == 1
@@ -86,6 +87,7 @@ def test_bench_script_parses(script: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow  # shellcheck follows every sourced file: over 1 s
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_bench_scripts_are_shellcheck_clean() -> None:
     done = subprocess.run(["shellcheck", "-x", *map(str, SCRIPTS)], capture_output=True, text=True, timeout=60,

@@ -198,7 +198,7 @@ def test_out_writes_a_pdf(tmp_path):
     out = tmp_path / "cards.pdf"
     result = hotstreak("labels", "--out", str(out), "--paper", "letter", "--only", "controls")
     assert result.returncode == 0, result.stderr
-    assert out.read_bytes().startswith(b"%PDF") and "17 labels on 1 pages" in result.stdout
+    assert out.read_bytes().startswith(b"%PDF") and "19 labels on 1 pages" in result.stdout
 
 
 @pytest.mark.parametrize("args, message", [
