@@ -12,13 +12,14 @@
 - ``[screen]`` the screen's labels (:func:`companion.screen.words.say`);
 - ``[service]`` the service mode's words, on the screen and in the voice (:func:`companion.service.words.say`);
 - ``[phone]`` the phone page's words (``GET /api/words?lang=xx``);
-- ``[console]``, ``[console_words]`` (English only) the printed race call of the console and ``hotstreak simulate``,
-  and the console's own lines (``console-*``).
+- ``[console]``, ``[console_words]`` (English only) the printed race call of the console and
+  ``hotstreak simulate``, and the console's own lines (``console-*``).
 
 Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
 screen. A word two outputs show alike is written once: ``side_bet = { same_as = "screen.side_bet" }`` in
 ``[phone]`` (or ``[screen]``, ``[service]``) takes the text of ``[screen]`` ``side_bet`` (or of another entry of
-``[words]``, ``[screen]``, ``[service]`` or ``[phone]``). This module imports only the standard library: every sink folder may import it.
+``[words]``, ``[screen]``, ``[service]`` or ``[phone]``). This module imports only the standard library: every
+sink folder may import it.
 
 >>> cat = load_catalogue("nl")
 >>> cat.shown["fell"] == cat.phrases["fell"][0]
@@ -98,9 +99,10 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
 def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
     """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen]``, ``[service]`` and ``[phone]``
     (a word one output shows as another does, written once): the text of that ``[words]``, ``[screen]``,
-    ``[service]`` or ``[phone]`` entry, which must be text by then (sections are put in place in that order); a list of such names gives the list of their texts. Returns the references made
-    (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the
-    file and entry for a reference to nothing."""
+    ``[service]`` or ``[phone]`` entry, which must be text by then (sections are put in place in that order); a
+    list of such names gives the list of their texts. Returns the references made (``"phone.side_bet"`` ->
+    ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the file and entry for a
+    reference to nothing."""
     made: dict[str, str] = {}
     for section in ("screen", "service", "phone"):
         for key, value in data.get(section, {}).items():
@@ -110,8 +112,9 @@ def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
             names = targets if isinstance(targets, list) else [targets]
             texts = [_entry(data, name) for name in names]
             if set(value) != {"same_as"} or not names or None in texts:
-                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected {{ same_as = \"<section>.<key>\" }} "
-                                 f"or a list of them, naming texts of [words], [screen], [service] or [phone])")
+                raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected "
+                                 f"{{ same_as = \"<section>.<key>\" }} or a list of them, naming texts of [words], "
+                                 f"[screen], [service] or [phone])")
             data[section][key] = texts if isinstance(targets, list) else texts[0]
             made[f"{section}.{key}"] = ", ".join(str(name) for name in names)
     return made

@@ -97,8 +97,8 @@ def test_a_word_two_outputs_show_alike_in_every_language_is_written_once():
 
 def test_same_as_naming_nothing_is_refused_naming_the_entry(edited_catalogue):
     path = edited_catalogue / "nl.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('same_as = "screen.side_bet"', 'same_as = "screen.nope"'),
-                    encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('same_as = "screen.side_bet"', 'same_as = "screen.nope"'), encoding="utf-8")
     with pytest.raises(ValueError, match=r"nl\.toml: \[phone\] side_bet = \{'same_as': 'screen.nope'\} \(expected"):
         load_catalogue("nl")
 
