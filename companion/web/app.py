@@ -4,8 +4,8 @@ Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package
 ``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`);
 ``GET /api/view`` the newest view as JSON; ``GET /api/words?lang=en|nl|es`` the page's words in that language
 (the ``[phone]`` section of the phrase catalogue, :mod:`companion.catalogue`; English for a key it lacks);
-``WS /ws`` the view, sent again at every change; ``POST /api/claim`` ``{"seat", "name", "join", "token"?, "code"?}`` (``join``: the table's join code, shown on its
-screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
+``WS /ws`` the view, sent again at every change; ``POST /api/claim`` ``{"seat", "name", "join", "token"?,
+"code"?}`` (``join``: the table's join code, shown on its screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
 "error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>", "need"?: "join"}``
 with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at the table
