@@ -1,15 +1,15 @@
 """The phone page's web app (Starlette): the page, the live view over a WebSocket, and the seat actions.
 
 Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step) and
-``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`);
-``GET /api/view`` the newest view as JSON; ``GET /api/words?lang=en|nl|es`` the page's words in that language
-(the ``[phone]`` section of the phrase catalogue, :mod:`companion.catalogue`; English for a key it lacks);
-``WS /ws`` the view, sent again at every change; ``POST /api/claim`` ``{"seat", "name", "join", "token"?,
-"code"?}`` (``join``: the table's join code, shown on its screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
+``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`); ``GET /api/view``
+the newest view as JSON; ``GET /api/words?lang=en|nl|es`` the page's words in that language (the ``[phone]`` section
+of the phrase catalogue, :mod:`companion.catalogue`; English for a key it lacks); ``WS /ws`` the view, sent again at
+every change; ``POST /api/claim`` ``{"seat", "name", "join", "token"?, "code"?}`` (``join``: the table's join code,
+shown on its screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
-"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>", "need"?: "join"}``
-with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at the table
-when it is refused. Wrong join or consent codes slow down the address that sent them (:class:`Backoff`).
+"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>",
+"need"?: "join"}`` with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at
+the table when it is refused. Wrong join or consent codes slow down the address that sent them (:class:`Backoff`).
 """
 
 from __future__ import annotations
