@@ -15,7 +15,11 @@ the name entry takes Esc to cancel the name being typed, so a second Esc closes)
 one log line: ``surface`` is None, every call does nothing, and the race goes on.
 
 A desktop window given a ``burst`` decoder (:mod:`hardware.keyburst`) tells a keyboard scanner's codes from a
-person's keys: a code goes to ``on_scan(text)`` as one scan, a person's key to ``on_key`` as before.
+person's keys: a code goes to ``on_scan(text)`` as one scan, a person's key to ``on_key`` as before, and a code
+typed by hand too slowly for a scan to ``on_slow(text)`` (after its keys went to ``on_key``). The characters are
+counted from SDL's text input as well as its key presses: SDL's X11 backend takes a key released and pressed
+again within 2 ms (a scanner's doubled character, ``HS11``) for the key's auto-repeat and pygame drops the
+second press, but its text still comes.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import time
 from typing import Any, Callable
 
 from hardware.device import Device
-from hardware.keyburst import BurstDecoder, Scan
+from hardware.keyburst import BurstDecoder, Scan, Slow
 
 log = logging.getLogger("hotstreak.display")
 
@@ -79,7 +83,9 @@ class PygameDisplay(Device):
         self.on_quit = on_quit
         self.burst: BurstDecoder | None = None        # a keyboard scanner's bursts told from a person's keys
         self.on_scan: Callable[[str], Any] | None = None
+        self.on_slow: Callable[[str], Any] | None = None  # a code typed by hand too slowly for a scan
         self.clock: Callable[[], float] = time.monotonic  # the keys' times for ``burst`` (tests: a fake clock)
+        self._typed: dict[str, str] = {}                  # character -> the key name that last typed it
         self.key_wait = KEY_WAIT                           # s a poll may wait for the held keys' decision
         fullscreen = kind == "kmsdrm"
         pygame.display.init()
@@ -140,9 +146,14 @@ class PygameDisplay(Device):
             self._events([event, *pg.event.get()], self.clock())
 
     def _events(self, events: list[Any], stamp: float) -> bool:
-        """Hand on ``events`` read at ``stamp``; True when there was a key among them."""
+        """Hand on ``events`` read at ``stamp``; True when there was a key among them.
+
+        With a decoder, a character key's text input (it follows its key press) is matched to that press; a
+        character that comes without a press of its own (the second of two presses of one key within 2 ms,
+        which SDL took for an auto-repeat) is fed as ``repeat``, named after the last key that typed it."""
         pg = self._pg
         found = False
+        expected: list[str] = []   # the characters of this batch's key presses, whose text input follows
         for event in events:
             if event.type == pg.KEYDOWN:
                 name = pg.key.name(event.key)
@@ -150,7 +161,19 @@ class PygameDisplay(Device):
                     self._press(name)
                 else:
                     found = True
-                    self._decoded(self.burst.feed(name, getattr(event, "unicode", ""), stamp))
+                    char = getattr(event, "unicode", "")
+                    if len(char) == 1 and char.isprintable():
+                        expected.append(char)
+                        self._typed[char] = name
+                    self._decoded(self.burst.feed(name, char, stamp))
+            elif event.type == pg.TEXTINPUT and self.burst is not None:
+                for char in event.text:
+                    if char in expected:
+                        expected.remove(char)
+                    elif len(char) == 1 and char.isprintable():
+                        found = True
+                        name = self._typed.get(char, char.lower())
+                        self._decoded(self.burst.feed(name, char, stamp, repeat=True))
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
         return found
@@ -165,6 +188,9 @@ class PygameDisplay(Device):
             if isinstance(item, Scan):
                 if self.on_scan is not None:
                     self.on_scan(item.text)
+            elif isinstance(item, Slow):
+                if self.on_slow is not None:
+                    self.on_slow(item.text)
             else:
                 self._press(item.key)
 

@@ -441,7 +441,7 @@ install_udev_rule() {
     install -D -m 0644 "$tmp" "$dest"
     rm -f "$tmp"
     if ((${#SCANNER_IDS[@]})); then
-        install -d -m 0755 "$ROOT/etc/$APP"
+        [[ -d "$ROOT/etc/$APP" ]] || install -d -m 0755 "$ROOT/etc/$APP"  # install_config made it 0775
         printf '%s\n' "${SCANNER_IDS[@]}" >"$ids_file"
     fi
     say "+ installed $dest (scanner ids: ${SCANNER_IDS[*]:-none})"
@@ -649,6 +649,32 @@ print(" ".join(m for m in ("evdev", "spidev", "rpi_ws281x", "pygame", "gpiozero"
     say "ok: the venv imports evdev, spidev, rpi_ws281x, pygame, gpiozero and serial"
 }
 
+# The table's config file /etc/hotstreak/config.toml: the service reads it (ConfigurationDirectory= in the unit
+# sets $CONFIGURATION_DIRECTORY) and the service mode's LED calibration writes it, with a backup and a
+# temporary file beside it; so the folder is root:hotstreak 0775 and the file hotstreak's. An existing file is
+# kept. A new one holds only comments (every setting at its default): `hotstreak config` prints them all.
+install_config() {
+    local dir="$ROOT/etc/$APP" config="$ROOT/etc/$APP/config.toml"
+    if ((DRY_RUN)); then
+        say "would make $dir (root:$APP, 0775) and $config (owned by $APP; kept when it exists)"
+        return
+    fi
+    install -d -o root -g "$APP" -m 0775 "$dir"
+    if [[ -e "$config" ]]; then
+        chown "$APP:$APP" "$config"
+        say "ok: $config exists (kept)"
+        return
+    fi
+    cat >"$config" <<'CONFIG'
+# Hot Streak Companion: the table's config (TOML). Every setting left out has its default; docs/config.md
+# lists them, and `hotstreak config` prints the effective configuration. The kiosk service reads this file,
+# and the service mode's LED calibration writes its [leds] lanes here (the old file kept as config.toml.bak).
+CONFIG
+    chown "$APP:$APP" "$config"
+    chmod 0644 "$config"
+    say "+ wrote $config (the defaults; owned by $APP)"
+}
+
 install_files() {
     local unit="$ROOT/etc/systemd/system/$APP.service" defaults="$ROOT/etc/default/$APP" text
     if [[ "$PREFIX" == "$DEFAULT_PREFIX" ]]; then
@@ -662,6 +688,7 @@ install_files() {
         chmod 0644 "$unit"
         say "+ installed $unit (prefix $PREFIX)"
     fi
+    install_config
     choose_scanner
     install_udev_rule
     install_hid_dropin
@@ -673,9 +700,10 @@ install_files() {
         install -d -m 0755 "$(dirname "$defaults")"
         cat >"$defaults" <<'DEFAULTS'
 # Extra arguments for `hotstreak run` in the kiosk service (read by hotstreak.service).
-# Examples: --config /etc/hotstreak/config.toml   --hardware pi   --scanner /dev/ttyACM0
+# Examples: --hardware pi   --scanner /dev/ttyACM0
 HOTSTREAK_ARGS=
-# Or name the config file here (hotstreak run and hotstreak doctor both read it):
+# The service reads /etc/hotstreak/config.toml (and its LED calibration writes it). To use another file,
+# name it here: the service and its calibration then use that one (the service must be able to write it).
 #HOTSTREAK_CONFIG=/etc/hotstreak/config.toml
 DEFAULTS
         say "+ wrote $defaults"

@@ -136,6 +136,19 @@ _CHILDREN = pytest.StashKey[float]()  # the child processes' CPU seconds when th
 _FAILED = pytest.StashKey[bool]()  # a phase failed or was skipped
 
 
+@pytest.fixture(autouse=True)
+def _no_default_config(monkeypatch, tmp_path_factory):
+    """Every test starts with no config file at the default location (companion/kiosk/config_path.py): a
+    builder's own ~/.config/hotstreak/config.toml, the service's $CONFIGURATION_DIRECTORY or a Pi's
+    /etc/hotstreak/config.toml is never read in process, and a calibration saved by one test is never read by
+    the next. A test that wants one sets these itself. (A test's `hotstreak` subprocess would still read a real
+    /etc/hotstreak/config.toml: run the tests where the service is not installed.)"""
+    home = tmp_path_factory.mktemp("config-home", numbered=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.delenv("CONFIGURATION_DIRECTORY", raising=False)
+    monkeypatch.setattr("companion.kiosk.config_path.SYSTEM", home / "no-system-config.toml")
+
+
 def read_cases(path: Path) -> list[dict]:
     """One rule case per non-blank line of a JSON Lines file."""
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -2,7 +2,8 @@
 
 With a screen: the table in a window (keys: u undo, g go, n to type a player's name), at table pace; the final
 standings stay up until the window is closed. `--headless`: no window, no pauses; prints the race call and exits
-0 at the end of the game. The demo keeps its journal in memory, so it never touches a real game's journal.
+0 at the end of the game. Without a screen (Linux with no $DISPLAY or $WAYLAND_DISPLAY) it says so in one line
+at its start. The demo keeps its journal in memory, so it never touches a real game's journal.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import argparse
 import logging
 import math
+import os
 import random
 import signal
 import sys
@@ -18,6 +20,7 @@ from pathlib import Path
 
 from companion.interrupt import INTERRUPTED
 from companion.kiosk.config import load_config
+from companion.kiosk.config_path import HELP
 from companion.tools.demo import script_path
 from companion.kiosk.wiring import build, install_signal_handlers
 
@@ -30,10 +33,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="no window and no pauses; print the race call")
     p.add_argument("--speed", type=float, default=1.0, help="table pace multiplier (2 = twice as fast)")
     p.add_argument("--script", help="scan script to replay (default: the bundled sample game)")
-    p.add_argument("--config", help="config file (TOML)")
+    p.add_argument("--config", help=HELP)
     p.add_argument("--web", metavar="[HOST:]PORT",
                    help="serve the phone page (default: 127.0.0.1:8080 with a window, off with --headless; "
                         "0.0.0.0:8080 lets phones on the same Wi-Fi watch)")
+
+
+def no_screen() -> bool:
+    """True where the demo's window cannot open: Linux without a desktop session (as hardware.display finds)."""
+    return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--script {str(script)!r} is a folder (expected a scan script file, one code per line)")
     if not script.is_file():
         raise ValueError(f"--script {str(script)!r}: no such file (expected a scan script, one code per line)")
+    if not args.headless and no_screen():
+        print("demo: no screen here ($DISPLAY and $WAYLAND_DISPLAY are unset), so the game plays unseen at table "
+              "pace for minutes; hotstreak demo --headless prints the race call in a second",
+              file=sys.stderr, flush=True)
     speed = args.speed
     stopping = threading.Event()  # set with the kiosk's stop: a scripted wait ends at once on SIGTERM
     sleep = (lambda s: None) if args.headless else (lambda s: stopping.wait(s / speed))

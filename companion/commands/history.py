@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.kiosk.config import load_config
+from companion.kiosk.config_path import HELP
 from companion.kiosk.history import backfill, history_dict, seat_label
 from companion.kiosk.recovery import open_for_reading
 from companion.rules import load_deck, load_track
@@ -21,7 +22,7 @@ from companion.rules import load_deck, load_track
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object (default: lines of text)")
     p.add_argument("--db", help="journal file (default: from the config)")
-    p.add_argument("--config", help="config file (TOML)")
+    p.add_argument("--config", help=HELP)
     p.add_argument("--limit", type=int, default=10, help="recent games to list (default: %(default)s)")
 
 

@@ -8,10 +8,10 @@ be opened.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from companion.kiosk.config import MAX_LEDS, load_config
+from companion.kiosk.config_path import config_location
 from hardware import LED_BACKENDS, make_strip, resolve_mode
 
 # Off frames longer than the strip are harmless (the extra bits leave its far end), so without a configured
@@ -25,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--led-count", type=int, default=None,
                    help=f"pixels on the strip, 1..{MAX_LEDS} (default {DEFAULT_OFF_COUNT}; more than the strip has is "
                         "harmless)")
-    p.add_argument("--config", help="config file (TOML): its LED pin, DMA, order and backend are used")
+    p.add_argument("--config", help="config file (TOML): its LED pin, DMA, order and backend are used (default: "
+                                    "the one every command reads, docs/config.md)")
     p.add_argument("--led-backend", choices=[b for b in LED_BACKENDS if b != "none"], default="auto",
                    help="LED backend (default auto: spidev on a Pi 5, rpi_ws281x on other Pis, mock on a desktop)")
 
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--led-count {count} is out of range (expected 1..{MAX_LEDS} pixels)")
     options: dict[str, object] = {"backend": args.led_backend}
     configured = None
-    if args.config or os.environ.get("HOTSTREAK_CONFIG"):
+    if config_location(args.config).to_read() is not None:   # the service's own config after it stops
         cfg = load_config(args.config)
         configured = cfg.hardware
         options.update(pin=cfg.led_pin, dma=cfg.led_dma, order=cfg.led_order)

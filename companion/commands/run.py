@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion.interrupt import INTERRUPTED, hold
 from companion.kiosk.config import load_config, rule_data
+from companion.kiosk.config_path import HELP
 from companion.kiosk.wiring import build, install_signal_handlers
 
 # Until the main loop's handlers are in, Ctrl-C ends the start-up quietly (companion.interrupt); then it stops
@@ -24,7 +25,7 @@ HANDLES_INTERRUPT = True
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", help="config file (TOML); default: $HOTSTREAK_CONFIG or built-in defaults")
+    p.add_argument("--config", help=HELP)
     p.add_argument("--hardware", choices=["auto", "pi", "mock"],
                    help="device backends (default: $HOTSTREAK_HARDWARE, then the config's hardware, then auto)")
     p.add_argument("--scanner", metavar="PORT", help="scanner serial port (default: from the config)")

@@ -1,8 +1,8 @@
 """The one configuration file of the kiosk (TOML), validated with every problem listed.
 
-Every setting has a default, so a desktop needs no file. Load with ``load_config(path)``; ``path=None`` gives
-the defaults (or ``$HOTSTREAK_CONFIG`` if set). Bad values raise ``ConfigError`` listing each problem with its
-key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in docs/config.md).
+Every setting has a default, so a desktop needs no file. Load with ``load_config(path)``; ``path=None`` reads
+the default location (``config_path``) or gives the defaults. Bad values raise ``ConfigError`` listing each
+problem with its key path and what was expected. The full reference with defaults is ``DEFAULT_TOML`` (also in docs/config.md).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.colours import COLOURS, hex_colour
+from companion.kiosk.config_path import config_location
 from companion.kiosk.errors import ConfigError
 from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.deck import Deck, load_deck
@@ -348,11 +349,9 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 
 def load_config(path: str | Path | None = None) -> Config:
-    """Load the config file at ``path`` (or ``$HOTSTREAK_CONFIG``); no file at all gives the defaults.
-
-    Raises ConfigError (one line per problem) for an unreadable or invalid file.
-    """
-    path = path or os.environ.get("HOTSTREAK_CONFIG") or None
+    """Load the config file at ``path``, else at the default location (``config_path``; none there: the defaults).
+    Raises ConfigError (one line per problem) for an unreadable or invalid file."""
+    path = config_location(path).to_read()
     if path is None:
         return parse_config(DEFAULT_TOML, "defaults")
     try:

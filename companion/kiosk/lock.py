@@ -18,6 +18,16 @@ from companion.kiosk.errors import JournalError
 
 log = logging.getLogger(__name__)
 
+UNIT = Path("/etc/systemd/system/hotstreak.service")  # where systemd/install.sh puts the kiosk service
+
+
+def stop_hint(unit: Path | None = None) -> str:
+    """What to do when another kiosk holds the journal: stop the service only where its unit is installed (a
+    laptop has none), else close the other table's window or press Ctrl-C where it runs."""
+    if (unit or UNIT).exists():
+        return "stop that kiosk first (sudo systemctl stop hotstreak), or give this one another --db"
+    return "stop that kiosk first (close its window, or Ctrl-C where it runs), or give this one another --db"
+
 
 class KioskLock:
     """The held lock on ``path`` (``JOURNAL.lock``); :meth:`release` lets go of it (also at process end)."""
@@ -61,9 +71,7 @@ def take(journal: str | Path) -> KioskLock:
     except BlockingIOError:
         holder = _holder(fd)
         os.close(fd)
-        raise JournalError(journal, "taken", f"another kiosk{holder} has it (lock {path})",
-                           "stop that kiosk first (sudo systemctl stop hotstreak), or give this one another --db"
-                           ) from None
+        raise JournalError(journal, "taken", f"another kiosk{holder} has it (lock {path})", stop_hint()) from None
     except OSError as exc:  # a file system without flock
         os.close(fd)
         log.warning("journal %s: cannot lock %s (%s); a second kiosk on this journal would not be stopped",

@@ -12,7 +12,7 @@ it in its own language; the details (file names, the engine's reasons) stay in t
 
 from __future__ import annotations
 
-KEYS = ("saving", "saved", "cannot-save", "rescued", "moved-aside", "skipped")
+KEYS = ("saving", "saved", "cannot-save", "rescued", "moved-aside", "skipped", "typed-slowly")
 """The notices the kiosk gives."""
 
 

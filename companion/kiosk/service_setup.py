@@ -6,11 +6,11 @@ desktop window's F2 key. The service mode itself is ``companion.service``.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from companion.kiosk.config import Config, parse_config
+from companion.kiosk.config_path import config_location
 from companion.rules.deck import Deck
 from companion.rules.mascots import MASCOTS
 from companion.rules.race import Race
@@ -23,14 +23,10 @@ log = logging.getLogger(__name__)
 __all__ = ["attach_service", "config_target", "service_key"]
 
 
-def config_target(cfg: Config) -> tuple[Path, str]:
-    """Where the calibration is saved: the config file in use, else ``$XDG_CONFIG_HOME/hotstreak/config.toml``
-    (with a note on the screen saying to start with it)."""
-    if cfg.source is not None:
-        return cfg.source, ""
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    path = base / "hotstreak" / "config.toml"
-    return path, " (start with --config and this file)"
+def config_target(cfg: Config) -> Path:
+    """Where the calibration is saved: the config file the kiosk read, else the default location every command
+    reads when no ``--config`` is given (``companion.kiosk.config_path``), so the next start uses it."""
+    return cfg.source if cfg.source is not None else config_location(None).path
 
 
 class TableSound:
@@ -107,9 +103,9 @@ def attach_service(controller: Any, cfg: Config, hw: Any, track: Track, deck: De
             if getattr(sink, "lane_map", None) is not None:
                 sink.lane_map = lane_map  # the strip and the desktop's LED preview use it at once
 
-    path, note = config_target(cfg)
+    path = config_target(cfg)
     service = Service(setup, hw.leds, config_path=path, check=lambda text: parse_config(text, str(path)),
-                      sound=sound, facts=_facts(hw, cfg), on_map=on_map, saved_note=note)
+                      sound=sound, facts=_facts(hw, cfg), on_map=on_map)
     controller.service = service
     return service
 

@@ -18,6 +18,7 @@ from companion.kiosk.config import Config
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
+from companion.kiosk.notices import Notice
 from companion.kiosk.recovery import open_journal
 from companion.kiosk.service_setup import attach_service, service_key
 from companion.rules import load_deck, load_track
@@ -175,7 +176,8 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
         sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, stop,
                                    status=status, notes=notes, display_timeout=display_timeout,
-                                   submit=lambda text: controller.submit(text, "keyboard"), speech=speech)
+                                   submit=lambda text: controller.submit(text, "keyboard"), speech=speech,
+                                   notify=controller.notices.append)
     page = start_web(cfg, chosen, web, controller.submit, db, limit=web_limit) if serve_web else None
     if page is not None:  # the phone page, and its address (a QR code on the screen) in the view
         sink, address = page
@@ -195,12 +197,14 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                       clock: Callable[[], float], stop: threading.Event, *,
                       status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
                       display_timeout: float = DISPLAY_TIMEOUT,
-                      submit: Callable[[str], Any] | None = None, speech: Any = None) -> list[Any]:
+                      submit: Callable[[str], Any] | None = None, speech: Any = None,
+                      notify: Callable[[str], Any] | None = None) -> list[Any]:
     """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
     press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
     screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
     headless and ``notes["screen"]`` says so. In a desktop window the keys go to the screen's name entry first
-    (``n``, a name, Enter: ``submit``); a keyboard scanner's burst there is one scan (``submit`` too)."""
+    (``n``, a name, Enter: ``submit``); a keyboard scanner's burst there is one scan (``submit`` too), and a code
+    typed there too slowly for a scan is a notice to ``notify`` (the controller's notices)."""
     sinks: list[Any] = []
     notes = {} if notes is None else notes
     status = status or hw.status
@@ -233,6 +237,10 @@ def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: s
                     device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
                                                 typing=lambda: sink.entry.active)
                     device.on_scan = submit
+                    if notify is not None:
+                        device.on_slow = lambda text: notify(Notice(
+                            f"{text!r} was typed too slowly for a scan: use the scanner, or n to name a seat",
+                            "typed-slowly"))
                 sinks.append(sink)
         except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
             log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)

@@ -2,9 +2,10 @@
 
 Only the ``[leds]`` table's ``pixels_per_space`` and ``lanes`` change; every other line (comments included) is
 kept as it was. The new text is checked before it is written: read back with ``tomllib`` it must give the
-calibrated lanes, and ``check(text)`` (the kiosk's full config validation) must accept it. The old file is
-copied to ``<name>.bak`` first; both files are written as a temporary file in the same folder, flushed to disk
-and moved into place with ``os.replace``, so a power cut leaves the old file or the new one, never half of one.
+calibrated lanes, and ``check(text)`` (the kiosk's full config validation) must accept it. An old file is
+copied to ``<name>.bak`` first (no old file: no backup, and UNDO removes the new file again); both files are
+written as a temporary file in the same folder, flushed to disk and moved into place with ``os.replace``, so a
+power cut leaves the old file or the new one, never half of one.
 
 >>> from companion.service.calibrate import Lane
 >>> print(leds_lines({1: Lane(0, 1, 2), 2: Lane(28, -1, 2)}))
@@ -26,7 +27,7 @@ from typing import Callable, Mapping
 
 from companion.service.calibrate import Lane
 
-__all__ = ["SaveError", "backup_of", "leds_lines", "restore", "with_lanes", "write_calibration"]
+__all__ = ["SaveError", "backup_of", "leds_lines", "remove_new", "restore", "with_lanes", "write_calibration"]
 
 _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\"-]+)\s*\]\s*(#.*)?$")
 
@@ -130,23 +131,28 @@ def _write(path: Path, data: bytes, mode: int | None) -> None:
         raise
 
 
-def write_calibration(path: Path, lanes: Mapping[int, Lane], check: Callable[[str], object] | None = None) -> Path:
+def write_calibration(path: Path, lanes: Mapping[int, Lane],
+                      check: Callable[[str], object] | None = None) -> Path | None:
     """Write ``lanes`` into the config file at ``path`` (made, with its folder, when missing), keeping the old
-    file as :func:`backup_of` (an empty backup when there was no file). Returns the backup's path. Raises
+    file as :func:`backup_of`. Returns the backup's path, or None when there was no old file (then no backup is
+    written, and a stale one from an earlier file is removed so it cannot be put back by mistake). Raises
     SaveError naming the file and the reason; the config file is then unchanged."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        old = path.read_bytes() if path.exists() else b""
-        mode = path.stat().st_mode & 0o777 if path.exists() else None
+        existed = path.exists()
+        old = path.read_bytes() if existed else b""
+        mode = path.stat().st_mode & 0o777 if existed else None
         new = with_lanes(old.decode("utf-8"), lanes)
         if check is not None:
             try:
                 check(new)
             except Exception as exc:  # noqa: BLE001 - the kiosk's check: a ConfigError naming each problem
                 raise SaveError(f"the calibrated config is refused: {exc}") from None
-        backup = backup_of(path)
-        _write(backup, old, mode)
+        if existed:
+            _write(backup_of(path), old, mode)
+        else:
+            backup_of(path).unlink(missing_ok=True)
         _write(path, new.encode("utf-8"), mode)
     except SaveError as exc:
         raise SaveError(f"{path}: {exc}") from None
@@ -154,7 +160,16 @@ def write_calibration(path: Path, lanes: Mapping[int, Lane], check: Callable[[st
         raise SaveError(f"{path}: not UTF-8 text (expected a TOML file)") from None
     except OSError as exc:
         raise SaveError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    return backup
+    return backup_of(path) if existed else None
+
+
+def remove_new(path: Path) -> None:
+    """Undo a calibration that made the config file at ``path`` (there was none before): remove it, so the
+    table reads the defaults again. Raises SaveError when it cannot be removed."""
+    try:
+        Path(path).unlink(missing_ok=True)
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot remove ({exc.strerror or exc})") from None
 
 
 def restore(path: Path) -> None:

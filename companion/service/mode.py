@@ -104,6 +104,7 @@ class ServiceMode:
         self.repeats: int | None = None   # the scanner's count of dropped repeats at the last scan
         self._played = 0
         self._said: str | None = None
+        self.new_file = False   # the last save made the config file (there was no old one to keep)
         self._enter(now, speak=True)
 
     @property
@@ -161,9 +162,11 @@ class ServiceMode:
             self.scans[-1].dropped += repeats - self.repeats
         self.repeats = repeats
 
-    def saved(self, where: str, lane_map: LaneMap, now: float) -> None:
-        """The calibration was written (``where``: the file); ``lane_map`` is in use from now on."""
+    def saved(self, where: str, lane_map: LaneMap, now: float, backup: bool = True) -> None:
+        """The calibration was written (``where``: the file; ``backup``: the old file was kept beside it, False
+        when there was none); ``lane_map`` is in use from now on."""
         self.setup = _with_map(self.setup, lane_map)
+        self.new_file = not backup
         if self.wizard is not None:
             self.wizard.saved(where, now)
         self._announce()
@@ -178,6 +181,12 @@ class ServiceMode:
         if self.wizard is not None:
             self.wizard.restored(now)
         self._announce()
+
+    def _saved_key(self) -> str:
+        return "cal_saved_new" if self.new_file else "cal_saved"
+
+    def _restored_key(self) -> str:
+        return "cal_removed" if self.new_file else "cal_restored"
 
     def _press(self, name: str) -> None:
         self.presses[name] += 1
@@ -200,8 +209,8 @@ class ServiceMode:
                 if st.problem:
                     return say(lang, "say_again", lane=st.lane)
                 return say(lang, "say_mark", lane=st.lane, space=1 if st.mark == "start" else self.setup.spaces)
-            keys = {"check": "say_check", "all": "cal_all", "saving": "cal_all", "saved": "cal_saved",
-                    "restored": "cal_restored", "failed": "say_failed"}
+            keys = {"check": "say_check", "all": "cal_all", "saving": "cal_all", "saved": self._saved_key(),
+                    "restored": self._restored_key(), "failed": "say_failed"}
             return say(lang, keys[st.stage], lane=st.lane)
         if self.name == "buttons":
             return str(self._buttons_page()["big"])
@@ -351,9 +360,10 @@ class ServiceMode:
         if st.stage in ("all", "saving"):
             return {"big": say(lang, "cal_all"), "keys": say(lang, "cal_all_keys")}
         if st.stage == "saved":
-            return {"big": say(lang, "cal_saved"), "lines": (st.detail,), "keys": say(lang, "cal_saved_keys")}
+            key = self._saved_key()
+            return {"big": say(lang, key), "lines": (st.detail,), "keys": say(lang, key + "_keys")}
         if st.stage == "restored":
-            return {"big": say(lang, "cal_restored"), "keys": say(lang, "cal_restored_keys")}
+            return {"big": say(lang, self._restored_key()), "keys": say(lang, "cal_restored_keys")}
         return {"big": say(lang, "cal_failed", why=st.problem), "keys": say(lang, "cal_failed_keys")}
 
     def _buttons_page(self) -> dict[str, Any]:

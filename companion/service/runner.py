@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from companion.lights.lanemap import LaneMap, LaneSpec
 from companion.service.calibrate import Lane
-from companion.service.configfile import SaveError, restore, write_calibration
+from companion.service.configfile import SaveError, remove_new, restore, write_calibration
 from companion.service.mode import Effect, Restore, Save, Say, ServiceMode, Setup
 from companion.service.words import say
 
@@ -46,17 +46,16 @@ class Service:
     text, raising to refuse it); ``sound`` says lines and plays effects (``say(text, language)``,
     ``effect(name)``, ``update()`` every loop pass, ``hush()`` on entering; None: silent); ``facts(source)`` how
     the last scan came in (``companion.service.scans.how``); ``on_map(lane_map)`` puts a lane map in use at
-    once (the lights and the screen's LED preview). ``saved_note`` is added to the saved file's name on the
-    screen (e.g. how to start with it)."""
+    once (the lights and the screen's LED preview)."""
 
     def __init__(self, setup: Callable[[], Setup], strip: Any, *, config_path: Path | None = None,
                  check: Callable[[str], object] | None = None,
                  sound: Any = None, facts: Callable[[str], Mapping[str, Any]] | None = None,
-                 on_map: Callable[[LaneMap | None], object] | None = None, saved_note: str = ""):
+                 on_map: Callable[[LaneMap | None], object] | None = None):
         self.setup, self.strip = setup, strip
         self.config_path, self.check = config_path, check
         self.sound, self.facts, self.on_map = sound, facts, on_map
-        self.saved_note = saved_note
+        self._backup: Path | None = None  # the old file's copy from the last save; None: there was no old file
         self.mode: ServiceMode | None = None
         self._frame: list[Any] | None = None
         self._before: LaneMap | None = None  # the lane map before the last save (what a restore puts back)
@@ -140,27 +139,31 @@ class Service:
             self.mode.failed("no config file to write (start with --config FILE)", now)
             return
         try:
-            write_calibration(self.config_path, item.lanes, self.check)
+            self._backup = write_calibration(self.config_path, item.lanes, self.check)
         except SaveError as exc:
             log.error("LED calibration not saved: %s", exc)
             self.mode.failed(str(exc), now)
             return
         lane_map = lane_map_of(item.lanes, self.mode.setup.spaces)
         self._before = self.mode.setup.lane_map
-        log.info("LED calibration saved to %s (the old file kept as %s.bak)", self.config_path, self.config_path.name)
+        kept = f"the old file kept as {self._backup.name}" if self._backup else "there was no old file"
+        log.info("LED calibration saved to %s (%s)", self.config_path, kept)
         if self.on_map is not None:
             self.on_map(lane_map)
-        self.mode.saved(f"{self.config_path}{self.saved_note}", lane_map, now)
+        self.mode.saved(str(self.config_path), lane_map, now, backup=self._backup is not None)
 
     def _restore(self, now: float) -> None:
         assert self.mode is not None and self.config_path is not None
         try:
-            restore(self.config_path)
+            if self._backup is None:
+                remove_new(self.config_path)  # there was no old file: the defaults again
+            else:
+                restore(self.config_path)
         except SaveError as exc:
             log.error("LED calibration not put back: %s", exc)
             self.mode.failed(str(exc), now)
             return
-        log.info("LED calibration: %s put back from its backup", self.config_path)
+        log.info("LED calibration: %s put back as it was", self.config_path)
         if self.on_map is not None:
             self.on_map(self._before)
         self.mode.restored(self._before, now)

@@ -13,7 +13,7 @@ import importlib.util
 import os
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -414,20 +414,33 @@ def _scanner_settings(config_path: str | None) -> tuple[str | None, str, str]:
 def run_checks(root: Path = Path("/"), *, user: str = SERVICE_USER, scanner_port: str | None = None,
                config_path: str | None = None, which: Callable[[str], str | None] = shutil.which,
                has_module: Callable[[str], bool] = _has_module,
-               journal_path: str | os.PathLike[str] | None = None) -> Report:
+               journal_path: str | os.PathLike[str] | None = None, on_pi: bool | None = None) -> Report:
     """Run every check against ``root``; a :class:`Report` with the problems in a fixed order. The scanner
     check reads ``[scanner] mode``, ``port`` and ``hid_device`` from the config file when one is given;
-    ``journal_path`` adds the journal check."""
+    ``journal_path`` adds the journal check. Off a Raspberry Pi (``on_pi`` False, or None and ``root``'s
+    device-tree model names none) the Pi-only checks are skipped with a note and ``user`` is checked for what
+    a laptop table needs instead (companion.tools.doctor_laptop)."""
+    from companion.tools import doctor_laptop as laptop
     report = Report()
     port, mode, hid_device = _scanner_settings(config_path)
-    report.problems += check_scanner(root, scanner_port or port, mode, hid_device, has_module, report.notes)
-    report.problems += check_spi(root)
-    report.problems += check_gpio(root, has_module)
-    report.problems += check_groups(root, user)
-    report.problems += check_audio(root)
-    report.problems += check_display(root)
+    pi = on_pi if on_pi is not None else laptop.is_a_pi(root)
+    if pi:
+        report.problems += check_scanner(root, scanner_port or port, mode, hid_device, has_module, report.notes)
+        report.problems += check_spi(root)
+        report.problems += check_gpio(root, has_module)
+        report.problems += check_groups(root, user)
+        report.problems += check_audio(root)
+        report.problems += check_display(root)
+    else:
+        why = "hardware mock" if on_pi is False else "no Raspberry Pi in /proc/device-tree/model"
+        report.notes.append(laptop.PI_ONLY_NOTE.format(why=why))
+        if scanner_port:  # without --scanner a laptop table reads codes typed or scanned into its window
+            report.problems += check_scanner(root, scanner_port, mode, hid_device, has_module, report.notes)
+        report.problems += laptop.check_laptop(root, user, mode=mode, port=scanner_port, notes=report.notes)
+        report.problems += [replace(p, fix=laptop.AUDIO_FIX) for p in check_audio(root)]
     report.problems += check_espeak(which)
-    report.problems += check_console_blank(root)
+    if pi:
+        report.problems += check_console_blank(root)
     report.problems += check_config(config_path, report.notes)
     report.problems += check_journal(journal_path)
     return report

@@ -34,3 +34,14 @@ def test_leds_off_on_pi_without_the_library_says_why():
     r = hotstreak("leds-off", "--hardware", "pi", "--led-backend", "ws281x")
     assert r.returncode == 1
     assert "rpi_ws281x not installed" in r.stderr
+
+
+def test_leds_off_after_the_service_reads_the_services_config(tmp_path, monkeypatch):
+    # ExecStopPost= runs `hotstreak leds-off` with no --config: it reads /etc/hotstreak/config.toml through
+    # $CONFIGURATION_DIRECTORY, as the service did, so a longer strip than 300 pixels goes dark to its end.
+    from conftest import hotstreak_in_process
+    monkeypatch.setenv("CONFIGURATION_DIRECTORY", str(tmp_path))
+    monkeypatch.delenv("HOTSTREAK_CONFIG", raising=False)
+    (tmp_path / "config.toml").write_text("[leds]\ncount = 400\n")
+    r = hotstreak_in_process("leds-off", "--hardware", "mock")
+    assert r.returncode == 0 and "mock strip of 400 pixels" in r.stdout, r.stderr

@@ -98,6 +98,47 @@ def test_esc_still_closes_the_window_with_a_decoder(pygame):
     assert quit_ == [1]
 
 
+def post_as_sdl_x11(pg, text: str) -> None:
+    """Post what SDL's X11 backend and pygame make of ``text`` typed at 1 ms a key: each key press and its text
+    input, except a key pressed again right after its release, which SDL takes for an auto-repeat and pygame
+    drops: only its text input comes."""
+    last = ""
+    for char in text:
+        key = pg.K_RETURN if char == "\r" else pg.key.key_code(char.lower())
+        if char != last:
+            pg.event.post(pg.event.Event(pg.KEYDOWN, key=key, unicode=char))
+        if char.isprintable():
+            pg.event.post(pg.event.Event(pg.TEXTINPUT, text=char))
+        last = char
+
+
+@pytest.mark.parametrize("code", ["HS11", "HS-PLAYERS-11", "HS-BET-11-YES"])
+def test_a_doubled_character_without_its_own_key_press_is_kept_and_no_character_counts_twice(pygame, code):
+    keys: list[str] = []
+    scans: list[str] = []
+    with open_display("window", size=(320, 240), on_key=keys.append) as display:
+        display.burst, display.on_scan, display.clock = BurstDecoder(window=0.04), scans.append, Clock()
+        display.key_wait = 0
+        post_as_sdl_x11(pygame, code + "\r")
+        display.poll()
+    assert scans == [code] and keys == []
+
+
+def test_a_code_typed_slowly_in_the_window_goes_to_on_slow_after_its_keys(pygame):
+    keys: list[str] = []
+    slow: list[str] = []
+    clock = Clock()
+    with open_display("window", size=(320, 240), on_key=keys.append) as display:
+        display.burst, display.on_slow, display.clock = BurstDecoder(window=0.04), slow.append, clock
+        display.key_wait = 0
+        for char in "HS01\r":
+            post_as_sdl_x11(pygame, char)
+            display.poll()
+            clock.t += 0.15
+            display.poll()
+    assert keys == ["h", "s", "0", "1", "return"] and slow == ["HS01"]
+
+
 def _kiosk(tmp_path, clock):
     from companion.kiosk.config import DEFAULT_TOML, parse_config
     from companion.kiosk.wiring import build
@@ -186,5 +227,32 @@ def test_f2_in_the_window_reaches_the_service_mode_at_once_and_a_scanned_code_is
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F2, unicode=""))
         _run(kiosk, clock, 0.2)
         assert not service.active and _texts(kiosk) == []    # nothing of it was a game input
+    finally:
+        kiosk.close()
+
+
+def test_a_code_typed_slowly_in_the_kiosk_window_shows_a_notice_and_presses_nothing_more(pygame, tmp_path):
+    """HS-NEW typed by hand, key by key, then Enter: nothing scanned, the screen says why (in its words, without
+    the code) and the console line names what was typed."""
+    from companion.screen.sink import ScreenSink
+    from companion.screen.words import say
+    from companion.view.sink import NullSink
+    clock = Clock()
+    kiosk = _kiosk(tmp_path, clock)
+    try:
+        _run(kiosk, clock, 0.2)
+        screen = next(sink for sink in kiosk.controller.sinks if isinstance(sink, ScreenSink))
+        shown: list[str] = []
+
+        class Notes(NullSink):
+            def notice(self, message, view, now):
+                shown.append(message)
+        kiosk.controller.sinks.append(Notes())
+        for char in "HS01\r":
+            post_typed(pygame, char)
+            _run(kiosk, clock, 0.2)
+        assert _texts(kiosk) == []
+        assert shown == ["'HS01' was typed too slowly for a scan: use the scanner, or n to name a seat"]
+        assert screen.message == say("en", "notice_typed-slowly")
     finally:
         kiosk.close()

@@ -134,3 +134,21 @@ def test_a_person_names_a_seat_in_the_window_n_a_name_and_enter(tmp_path, xvfb):
         assert journal_texts(db) == ["HS-PLAYERS-4", "HS-NAME-1:Ann"]
     finally:
         stop(proc)
+
+
+def test_doubled_characters_typed_at_1_ms_a_key_survive_an_11_player_game(tmp_path, xvfb):
+    """At 1 ms a key, the second 1 of ``11`` is released and pressed again within 2 ms: SDL's X11 backend takes
+    that for an auto-repeat and pygame drops the press (the trial's ``HS-PLAYERS-1``). The window counts its
+    text input, so the code arrives whole; Enter comes from a second xdotool, as in the trial."""
+    db = tmp_path / "journal.db"
+    proc = open_window(tmp_path, xvfb)
+    try:
+        for code in ("HS-NEW", "HS-PLAYERS-11"):
+            xdotool(xvfb, "type", "--delay", "1", code)
+            xdotool(xvfb, "key", "Return")
+            wait_for(proc, db, f"{code} scanned", lambda texts, code=code: code in texts or len(texts) > 1)
+        state = status(db)
+        assert journal_texts(db) == ["HS-NEW", "HS-PLAYERS-11"]
+        assert state["players"] == 11 and state["phase"] == "setup"
+    finally:
+        stop(proc)

@@ -34,11 +34,12 @@ class View:
 class Builder:
     """Drives a Service on a MockStrip of ``count`` pixels with a fake clock, like a person at the board."""
 
-    def __init__(self, tmp_path, count: int, config: str = ""):
+    def __init__(self, tmp_path, count: int, config: str | None = ""):
         self.clock = FakeClock(50.0)
         self.strip = MockStrip(count, clock=self.clock)
         self.path = tmp_path / "config.toml"
-        self.path.write_text(config or DEFAULT_TOML.replace("count = 112", f"count = {count}"))
+        if config is not None:  # None: a fresh machine, no config file yet
+            self.path.write_text(config or DEFAULT_TOML.replace("count = 112", f"count = {count}"))
         self.maps: list[Any] = []
         old = LaneMap.default(per_space=2) if count >= 112 else None
         self.service = Service(lambda: Setup(lane_map=old, count=count), self.strip, config_path=self.path,
@@ -133,6 +134,21 @@ def test_a_builder_who_presses_go_beside_the_right_spaces_gets_the_strip_as_it_i
     assert b.maps[-1].lane_pixels(1) == [p for s in lane_pixels(truth[0], SPACES) for p in s]
     b.press("undo")                                  # put the old calibration back
     assert b.path.read_text() == before and b.view.service.big == "The old calibration is back."
+
+
+def test_on_a_fresh_machine_the_screen_says_there_was_no_old_file_and_undo_removes_the_new_one(tmp_path):
+    b = Builder(tmp_path, 112, config=None)
+    b.press("undo")                                   # the LED test -> the calibration, one UNDO back
+    b.press("go")
+    for lane in FOLDED:
+        b.calibrate_lane(lane)
+    b.press("go")                                     # save
+    page = b.view.service
+    assert page.big == "Saved. There was no old file, so there is no backup."
+    assert page.lines == (str(b.path),) and page.keys == "GO: next test   UNDO: remove the new file"
+    assert calibrated(b.path) == FOLDED and not backup_of(b.path).exists()
+    b.press("undo")
+    assert not b.path.exists() and b.view.service.big == "The new file is removed: the defaults are back."
 
 
 def test_a_wrong_press_is_undone_and_the_lane_marked_again(tmp_path):

@@ -6,7 +6,7 @@ import pytest
 
 from companion.kiosk.config import DEFAULT_TOML, load_config, parse_config
 from companion.service.calibrate import Lane
-from companion.service.configfile import SaveError, backup_of, restore, with_lanes, write_calibration
+from companion.service.configfile import SaveError, backup_of, remove_new, restore, with_lanes, write_calibration
 
 LANES = {1: Lane(0, 1, 3), 2: Lane(42, -1, 3), 3: Lane(90, 1, 2), 4: Lane(130, -1, 1)}
 
@@ -36,9 +36,20 @@ def test_one_size_for_every_lane_is_written_once():
 
 def test_a_config_without_leds_or_without_a_file_gets_one(tmp_path):
     path = tmp_path / "new" / "config.toml"
-    write_calibration(path, {1: Lane(0, 1, 2)})
+    assert write_calibration(path, {1: Lane(0, 1, 2)}) is None
     assert "[leds]" in path.read_text()
-    assert backup_of(path).read_text() == ""
+
+
+def test_no_old_file_means_no_backup_and_a_stale_one_is_removed(tmp_path):
+    path = tmp_path / "config.toml"
+    backup_of(path).write_text('language = "nl"\n')   # left by an earlier file that is gone now
+    assert write_calibration(path, LANES) is None
+    assert not backup_of(path).exists()
+    with pytest.raises(SaveError, match="no backup to restore"):
+        restore(path)                                   # the stale file can never be put back by mistake
+    remove_new(path)                                    # UNDO of that save: the defaults again
+    assert not path.exists()
+    remove_new(path)                                    # already gone: nothing to do, no error
 
 
 def test_a_refused_calibration_leaves_the_file_as_it_was(tmp_path):

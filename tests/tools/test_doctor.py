@@ -27,6 +27,7 @@ def write(path: Path, text: str = "") -> Path:
 
 def make_pi(root: Path) -> Path:
     """A fake Raspberry Pi tree where every check passes."""
+    write(root / "proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0")
     write(root / "dev/ttyACM0")
     (root / "dev/hotstreak-scanner").symlink_to("ttyACM0")
     write(root / "dev/spidev0.0")
@@ -312,9 +313,79 @@ def test_console_blanking_on(pi):
 
 
 def test_everything_wrong_gives_one_line_per_problem(tmp_path):
-    empty = tmp_path / "empty"
-    empty.mkdir()
+    empty = write(tmp_path / "empty/proc/device-tree/model", "Raspberry Pi 5 Model B Rev 1.0\0").parents[2]
     assert checks(empty, which=lambda name: None) == ["scanner", "spi", "groups", "audio", "display", "voice"]
+
+
+# --- a laptop table ---
+
+def make_laptop(root: Path, groups: str = "ann") -> Path:
+    """A fake laptop tree: no device-tree model, a USB serial scanner, sound, the user ann in dialout."""
+    write(root / "dev/ttyACM0")
+    write(root / "proc/asound/cards", " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n")
+    write(root / "etc/passwd", "root:x:0:0:root:/root:/bin/bash\nann:x:1000:1000:Ann:/home/ann:/bin/bash\n")
+    write(root / "etc/group", f"root:x:0:\nann:x:1000:\ndialout:x:20:{groups}\ninput:x:105:\n")
+    return root
+
+
+def laptop_report(root: Path, **kwargs):
+    kwargs.setdefault("which", which_all)
+    kwargs.setdefault("user", "ann")
+    os_env = {"DISPLAY": ":0", "WAYLAND_DISPLAY": ""} | kwargs.pop("env", {})
+    from unittest import mock
+    with mock.patch.dict(os.environ, os_env):
+        return run_checks(root, **kwargs)
+
+
+def test_a_laptop_skips_the_pi_checks_in_one_note_and_is_all_good(tmp_path):
+    report = laptop_report(make_laptop(tmp_path / "laptop"))
+    assert report.ok, report.problems
+    assert report.notes == ["not a Raspberry Pi (no Raspberry Pi in /proc/device-tree/model): the Pi-only checks "
+                            "(SPI, GPIO, the service user and its groups, the console display driver, console "
+                            "blanking) are skipped"]
+
+
+def test_hardware_mock_on_a_pi_skips_the_pi_checks_too(pi):
+    (pi / "dev/spidev0.0").unlink()                     # would be a Pi problem
+    report = run_checks(pi, which=which_all, user="pi", on_pi=False)
+    assert "spi" not in [p.check for p in report.problems]
+    assert report.notes[0].startswith("not a Raspberry Pi (hardware mock)")
+
+
+def test_a_laptop_user_outside_dialout_is_told_to_join_it(tmp_path):
+    [problem] = laptop_report(make_laptop(tmp_path / "laptop", groups="")).problems
+    assert problem.line() == ("scanner: user ann is not in group dialout, so the scanner's serial port (/dev/ttyACM0) "
+                              "cannot be opened -> sudo usermod -aG dialout ann, then log out and in again")
+
+
+def test_a_laptop_without_a_display_says_so(tmp_path):
+    with_env = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    [problem] = laptop_report(make_laptop(tmp_path / "laptop"), env=with_env).problems
+    assert problem.check == "display" and "$DISPLAY and $WAYLAND_DISPLAY are unset" in problem.message
+    assert laptop_report(make_laptop(tmp_path / "wl"), env={"DISPLAY": "", "WAYLAND_DISPLAY": "wayland-0"}).ok
+
+
+def test_a_keyboard_scanner_needs_group_input_for_evdev(tmp_path):
+    root = make_laptop(tmp_path / "laptop")
+    (root / "dev/ttyACM0").unlink()
+    write(root / "sys/class/input/input7/name", "Honeywell Barcode Scanner\n")
+    auto = laptop_report(root)
+    assert auto.ok and "not in group input" in auto.notes[-1] and "has the focus" in auto.notes[-1]
+    [problem] = laptop_report(root, config_path=str(write(tmp_path / "c.toml", '[scanner]\nmode = "hid"\n'))).problems
+    assert problem.check == "scanner" and "sudo usermod -aG input ann" in problem.fix
+    write(root / "etc/group", "root:x:0:\nann:x:1000:\ndialout:x:20:ann\ninput:x:105:ann\n")
+    assert laptop_report(root).notes[1:] == []
+
+
+@pytest.mark.slow
+def test_command_on_a_laptop_checks_the_user_running_it(tmp_path):
+    root = make_laptop(tmp_path / "laptop", groups="")
+    result = hotstreak("doctor", "--root", str(root), "--user", "ann", env={"DISPLAY": ":0"})
+    lines = result.stdout.splitlines()
+    assert result.returncode == 1
+    assert lines[0].startswith("scanner: user ann is not in group dialout")
+    assert lines[1].startswith("note: not a Raspberry Pi") and "SPI" in lines[1]
+    assert not any(line.startswith(("spi:", "groups:", "console:")) for line in lines)
 
 
 # --- config ---

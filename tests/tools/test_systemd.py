@@ -134,6 +134,29 @@ def test_hardening_without_breaking_devices(unit):
     assert {"/var/lib/hotstreak", "/var/cache/hotstreak"} <= set(writable)
 
 
+def test_the_service_reads_and_may_write_the_config_the_calibration_writes(unit):
+    # systemd sets $CONFIGURATION_DIRECTORY=/etc/hotstreak from ConfigurationDirectory=, the default location
+    # every command reads (companion/kiosk/config_path.py); ProtectSystem=strict leaves it read-only unless
+    # listed, and the calibration writes the file, its backup and a temporary file in that folder.
+    from companion.kiosk.config_path import config_location
+    folder = "/etc/" + one(unit, "Service", "ConfigurationDirectory")
+    where = config_location(None, {"CONFIGURATION_DIRECTORY": folder})
+    assert str(where.path) == "/etc/hotstreak/config.toml"
+    assert folder in one(unit, "Service", "ReadWritePaths").split()
+    assert one(unit, "Service", "ConfigurationDirectoryMode") == "0775"   # group hotstreak may write (install.sh)
+    start = one(unit, "Service", "ExecStart")
+    assert "--config" not in start and "HOTSTREAK_CONFIG" not in " ".join(unit["Service"].get("Environment", []))
+
+
+def test_install_makes_the_config_folder_the_service_can_write():
+    text = INSTALL.read_text()
+    body = text[text.index("install_config() {"):]
+    body = body[:body.index("\n}\n")]
+    assert 'install -d -o root -g "$APP" -m 0775 "$dir"' in body
+    assert body.count('chown "$APP:$APP" "$config"') == 2       # a new file and a kept one both the service's
+    assert "install_config\n    choose_scanner" in text           # before the udev rule writes scanner-ids there
+
+
 def test_no_input_group_by_default(unit):
     assert "input" not in one(unit, "Service", "SupplementaryGroups").split()
 
@@ -260,6 +283,7 @@ def test_dry_run_install_lists_every_step(tmp_path):
                  f"would copy {ROOT} (without .git, .venv, build/, *.egg-info)", "wheel --no-deps --wheel-dir",
                  "install --no-deps --force-reinstall", "/etc/systemd/system/hotstreak.service",
                  "/etc/udev/rules.d/99-hotstreak-scanner.rules", "/etc/default/hotstreak",
+                 "/etc/hotstreak (root:hotstreak, 0775)", "/etc/hotstreak/config.toml (owned by hotstreak",
                  "/opt/hotstreak/install-manifest.txt"):
         assert step in out, step
     assert f"install '{ROOT}[pi]'" not in out and f"install {ROOT}" not in out   # never built in the checkout
