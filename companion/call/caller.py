@@ -215,12 +215,11 @@ class Caller:
         return out
 
     def seat_namer(self, table: Any) -> Callable[[int], str]:
-        """0-based seat -> its name from ``table.seat_name``, or "Seat N" in this language when unnamed."""
+        """0-based seat -> its one name from ``table.seat_name`` (the view's), or "Seat N" in this language when
+        unnamed."""
         def name(seat: int) -> str:
-            given = table.seat_name(seat) if hasattr(table, "seat_name") else ""
-            if given and given != f"Seat {seat + 1}":
-                return given
-            return self.announcer.catalogue.words.get("seat", "Seat {n}").format(n=seat + 1)
+            unnamed = str(self.announcer.catalogue.words.get("seat", "Seat {n}")).format(n=seat + 1)
+            return str(table.seat_name(seat, unnamed)) if hasattr(table, "seat_name") else unnamed
         return name
 
     def _whose_turn(self, game: Any, name: Any) -> list[Spoken]:

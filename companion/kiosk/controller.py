@@ -13,6 +13,12 @@ on once it saves again. A crash between the two steps loses an input nobody saw 
 
 The table is the replay of the current game only (from the latest ``HS-NEW`` still in effect). An input that
 no longer applies on replay (an edited data file) is kept in the journal, marked and reported, never deleted.
+
+This module holds only that flow: take an input, journal it, apply it, build the view, hand it to the sinks.
+Its parts live beside it, each named after what it holds: ``inputs`` (the Result of an input, replay),
+``rescue`` (the journal's trouble, rescue and retry), ``current_game`` (the replayed game and its journaled
+list), ``records`` (finished games and the form line), ``wording`` (the race call's words of an input),
+``feeds`` (odds and the page's address taken in between inputs) and ``page_hooks`` (the page's seat codes).
 """
 
 from __future__ import annotations
@@ -27,36 +33,34 @@ import time
 from concurrent.futures import ThreadPoolExecutor  # imported now: a kiosk may drop privileges later
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from companion.kiosk import history
-from companion.kiosk.errors import JournalError, JournalReplaced
+from companion.kiosk.current_game import CurrentGame
+from companion.kiosk.errors import JournalError
 from companion.kiosk.faults import SinkFaults, faults_path
 from companion.kiosk.feeds import ViewFeeds
-from companion.kiosk.inputs import Result, refused as _refused, replay, status_dict, table_words as _words
+from companion.kiosk.inputs import Result, refused as _refused, replay, status_dict
 from companion.kiosk.journal import UNDO, Entry, Journal
-from companion.kiosk.notices import Notice
+from companion.kiosk.page_hooks import PageHooks
+from companion.kiosk.records import GameRecords
+from companion.kiosk.rescue import RETRY_SECONDS, SAVE_FAILED, SAVING, JournalRescue
+from companion.kiosk.wording import CallWords
 from companion.rules.codes import parse_code
 from companion.rules.deck import Deck
 from companion.rules.errors import HotStreakError, Reason, RefusalMessage, RefusedError
 from companion.rules.events import Event
-from companion.rules.game_events import GameOver, PhaseChanged
+from companion.rules.game_events import PhaseChanged
 from companion.rules.track import Track
-from companion.rules.table import NewGame, Table, realise
+from companion.rules.table import realise
 from companion.view.sink import Sink, Undone
 from companion.view.table_view import InputView, Journaled, OddsView, TableView, build
 
 log = logging.getLogger(__name__)
-SAVE_FAILED = "can't save - check the SD card"
 BATCH = 32              # inputs handled per loop pass at most (the rest wait for the next pass)
 BATCH_SECONDS = 0.2     # ... and no longer than this (s), so the watchdog keeps being pinged under a flood
-RETRY_SECONDS = 5.0     # how often a journal that cannot save is tried again (s)
-STALL_TICK = 0.1        # while a write to the journal waits on the SD card, the sinks are drawn this often (s)
-SAVING_AFTER = 0.5      # ... and after this long the screen says it is saving (s)
-SAVING = Notice("Saving - the SD card is slow, one moment", "saving")
 
-__all__ = ["Controller", "Result", "Undone", "replay", "status_dict"]
+__all__ = ["Controller", "Result", "RETRY_SECONDS", "SAVE_FAILED", "SAVING", "Undone", "replay", "status_dict"]
 
 
-class Controller(ViewFeeds):
+class Controller(CurrentGame, GameRecords, JournalRescue, PageHooks, ViewFeeds):
     """Drives one table. ``clock`` is monotonic seconds (effects, animation); ``wall`` is epoch seconds
     (journal timestamps); ``rng`` draws the realised randomness that is stored with an input; ``variant`` is
     the configured default variant of a new game (config ``[game] variant``); ``names`` the config's player
@@ -109,9 +113,7 @@ class Controller(ViewFeeds):
         self.skipped: dict[int, str] = {}  # of those, the ones that did not apply: id -> why
         self._made: tuple[list[Entry], dict[int, str], list[Journaled]] = ([], {}, [])  # see _journaled
         self.form: str | None = None  # a line of mascot form for the attract and setup screens
-        self._seat_word, self._printed, self._local = _words(language)
-        from companion.call.announcer import Announcer
-        self._announcer = Announcer(language, random.Random(0))  # the phone page's varied race call
+        self.words = CallWords(language)  # the race call's words of an input, for the console, screen, phone
         self.table = self._load(report=True)
         self._refresh_history()
         self.view = self._view()
@@ -121,32 +123,10 @@ class Controller(ViewFeeds):
     # ----- the view -----------------------------------------------------------------------------------
     def _view(self, events: Sequence[Event] = (), input: InputView | None = None) -> TableView:
         """The TableView of the table now, with the race call lines of ``events`` computed once here."""
-        journaled = self._journaled()
-        view = build(self.table, names=self.names, seat_word=self._seat_word, odds=self._odds,
-                     join_url=self.join_url, input=input, form=self.form, journaled=journaled)
-        view = dataclasses.replace(view, journal_identity=self.journal.identity)
-        if self.seat_codes is not None:
-            try:
-                view = dataclasses.replace(view, seat_codes=dict(self.seat_codes(view)))
-            except Exception as exc:  # noqa: BLE001 - no codes shown rather than no table
-                log.warning("seat consent codes not made (%s)", exc)
-        view = self._joined(view)
-        if events:
-            printed = tuple(self._printed(events, view.seat_name))
-            local = tuple(self._local(events, view.seat_name, view.deck))
-            announced = tuple(line for line in self._announcer.lines(events, view.seat_name) if line)
-            view = dataclasses.replace(view, call=printed, lines=local, announced=announced)
-        return view
-
-    def _journaled(self) -> tuple[Journaled, ...]:
-        """The view's ``journaled`` of :attr:`entries`: each entry's Journaled made once (a game of 65,000 phone
-        inputs costs a tuple copy per input, not 65,000 new objects); made anew when the list or skips change."""
-        made, entries = self._made, self.entries
-        if made[0] is not entries or made[1] is not self.skipped or len(made[2]) > len(entries):
-            made = self._made = (entries, self.skipped, [])
-        made[2].extend(Journaled(e.id, e.source, e.text, bool(e.skipped) or e.id in self.skipped)
-                       for e in entries[len(made[2]):])
-        return tuple(made[2])
+        view = build(self.table, names=self.names, seat_word=self.words.seat_word, odds=self._odds,
+                     join_url=self.join_url, input=input, form=self.form, journaled=self._journaled())
+        view = self._joined(self._coded(dataclasses.replace(view, journal_identity=self.journal.identity)))
+        return self.words.worded(view, events)
 
     def odds_ready(self, odds: OddsView) -> None:
         """New odds from the odds worker (any thread): in the view at the next loop pass."""
@@ -217,8 +197,7 @@ class Controller(ViewFeeds):
             events = self.table.apply(text, data, code=code)
         except HotStreakError as exc:
             return _refused(text, exc)
-        over = any(isinstance(e, GameOver) for e in events)
-        summary = (lambda e: history.summarise([*self.entries, e], self.track, self.deck)) if over else None
+        summary = self._summary(events)
         try:
             entry = self._saving(lambda: self.journal.append(text, source, self.wall(), data, summary=summary))
         except JournalError as exc:
@@ -226,14 +205,7 @@ class Controller(ViewFeeds):
             self.table = self._replay(self.entries)  # take it back: nothing applied
             return _refused(text, RefusedError(SAVE_FAILED, Reason.SAVE, code=text))
         self._saved(now)
-        if any(isinstance(e, NewGame) for e in events):
-            if self.entries and self.entries[0].id != self._recorded:  # the game left behind, once
-                history.record(self.journal, self.entries, self.track, self.deck)
-            self.entries, self.skipped = [], {}
-        self.entries.append(entry)
-        if over:  # its summary was stored with the input (history shows it even after a kill right now)
-            self._recorded = self.entries[0].id
-            self._refresh_history()
+        self._kept(entry, events)
         return Result(text, True, events), None
 
     def _undo(self, source: str, now: float) -> tuple[Result, RefusedError | None]:
@@ -254,135 +226,6 @@ class Controller(ViewFeeds):
         self.view = self._view()
         for sink in self._all():
             self._call(sink, "reset", sink.reset, self.view, now)
-
-    def _replay(self, entries: list[Entry]) -> Table:
-        skipped: dict[int, str] = {}
-        table = replay(entries, self.track, self.deck, lambda e, why: skipped.__setitem__(e.id, why))
-        table.default_names = self.names
-        self.skipped = skipped
-        return table
-
-    def _load(self, report: bool = False) -> Table:
-        """The table from the journal's current game. Inputs that no longer apply are kept and marked (and,
-        with ``report``, logged and shown once); a journal that cannot be read gives a new-game table."""
-        try:
-            self.entries = self.journal.current()
-        except JournalError as exc:
-            self._trouble(exc)
-            self.entries = []
-        before = {e.id for e in self.entries if e.skipped}
-        table = self._replay(self.entries)
-        if report:
-            for entry in self.entries:
-                if entry.id in self.skipped:
-                    log.warning("journal %s: input #%d %r (%s) no longer applies: %s; kept in the journal, it "
-                                "comes back when it applies again (the data files it was scanned with?)",
-                                self.journal.path, entry.id, entry.text, entry.source, self.skipped[entry.id])
-            if self.skipped:
-                first = next(e for e in self.entries if e.id in self.skipped)
-                more = f" and {len(self.skipped) - 1} more" if len(self.skipped) > 1 else ""
-                self.notices.append(Notice(f"{first.text}{more} no longer applies (kept): {self.skipped[first.id]}",
-                                           "skipped"))
-        if self.skipped or before:
-            self.journal.mark(self.skipped, before - set(self.skipped))
-        return table
-
-    def _refresh_history(self) -> None:
-        try:
-            self.form = history.form_line(self.journal.games(limit=history.FORM_RACES), language=self.language)
-        except JournalError as exc:
-            if self.problem is None:  # else already said
-                log.warning("no mascot form (%s)", exc)
-
-    def _summarise_one(self) -> None:
-        try:
-            if history.backfill(self.journal, self.track, self.deck, limit=1) == 0:
-                self.summarising = False
-                self._refresh_history()
-                if self.form != self.view.form:
-                    self.view = dataclasses.replace(self.view, form=self.form)
-        except JournalError as exc:
-            if self.problem is None:
-                log.warning("older games not summarised (%s)", exc)
-            self.summarising = False
-
-    # ----- journal trouble ----------------------------------------------------------------------------
-    def _trouble(self, exc: JournalError) -> None:
-        line = str(exc)
-        if line != self.problem:
-            log.error("%s; the table refuses inputs until it can save, retrying every %.0f s", line, RETRY_SECONDS)
-        self.problem = line
-        self._retry_at = self.clock() + RETRY_SECONDS
-
-    def _saving(self, write: Callable[[], Any]) -> Any:
-        """``write()`` to the journal. When its file or write-ahead log was deleted or replaced while the kiosk
-        ran, the game is written to a fresh journal at the same path from ``entries`` (every input accepted
-        so far), that is said loudly, and ``write()`` is tried once more. Raises JournalError."""
-        try:
-            return self._written(write)
-        except JournalReplaced as exc:
-            try:
-                aside = self.journal.rebuild(self.entries, self.wall())
-            except JournalError as again:
-                if self.problem is None:  # once; the retries are told by _trouble
-                    log.error("journal %s: %s; the game is kept in memory until it can be written to a new "
-                              "journal there (%s)", exc.path, exc.what, again.what)
-                raise
-            kept = f"; what was at its path is kept as {aside.name}" if aside is not None else ""
-            self._rescued = (f"{exc.path}: {exc.what}; the game ({len(self.entries)} inputs) was written to a new "
-                             f"journal there{kept}")
-            log.error("journal %s, nothing lost", self._rescued)
-            self.notices.append(Notice(f"The journal was {'deleted' if 'deleted' in exc.what else 'replaced'}: "
-                                       "the game was saved again", "rescued"))
-            return self._written(write)
-
-    def _written(self, write: Callable[[], Any]) -> Any:
-        """``write()`` run on the journal's own thread while this one keeps the table alive: a write that waits
-        on a stalled SD card (a slow fsync, a frozen file system) does not freeze the screen, the lights or the
-        systemd watchdog. Every ``STALL_TICK`` s of waiting the sinks are drawn and ``on_tick`` runs; after
-        ``SAVING_AFTER`` s the screen says it is saving (once per write). No other input is taken meanwhile, so
-        the journal's order is the table's. Returns what ``write`` returns; raises what it raises."""
-        if self._writer is None:
-            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="journal")
-        future = self._writer.submit(write)
-        started = self.clock()
-        said = False
-        while True:
-            try:
-                return future.result(timeout=STALL_TICK)
-            except TimeoutError:  # concurrent.futures.TimeoutError is this one since 3.11
-                now = self.clock()
-                if not said and now - started >= SAVING_AFTER:
-                    said = True
-                    log.warning("journal %s: a write has waited %.1f s on the SD card; the table keeps going",
-                                self.journal.path, now - started)
-                    self.notices.append(SAVING)
-                self._draw(now)
-
-    def _saved(self, now: float) -> None:
-        if self._rescued is not None:  # on screen and in status until the next retry or save
-            self.problem, self._rescued = self._rescued, None
-            self._retry_at = now + RETRY_SECONDS
-            return
-        if self.problem is not None:
-            log.warning("journal %s saves again; play goes on", self.journal.path)
-            self.problem = None
-            self.notices.append(Notice("Saving again - play on", "saved"))
-
-    def _retry(self, now: float) -> None:
-        """Try the journal again: reopen a read-only start for writing, else a tiny real write."""
-        self._retry_at = now + RETRY_SECONDS
-        try:
-            if self.journal.readonly:
-                self.journal.reopen()
-                self.table = self._load(report=True)
-                self._reset(now)
-            else:
-                self._saving(self.journal.probe)
-        except JournalError as exc:
-            self._trouble(exc)
-            return
-        self._saved(now)
 
     # ----- the loop -----------------------------------------------------------------------------------
     def step(self, timeout: float = 0.0) -> list[Result]:

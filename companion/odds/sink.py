@@ -34,7 +34,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from companion.rules.events import Event
 from companion.view.sink import NullSink
-from companion.view.table_view import OddsView, TableView, odds_situation
+from companion.view.table_view import OddsView, TableView
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +255,7 @@ class OddsSink(NullSink):
             self._thread.start()
 
     def _request(self, view: TableView) -> None:
-        situation = odds_situation(view)
+        situation = view.situation
         if situation is None:
             with self._cv:
                 self._want, self._key = None, None

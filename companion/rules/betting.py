@@ -261,6 +261,16 @@ class OpenBet:
             raise BettingError(f"double {self.double!r} is not mascot, side or null")
 
 
+def pot_share(pot: int, sharing: int, doubled: bool, table: TicketTable) -> int:
+    """One bet's share of ``pot`` dollars split among ``sharing`` bets (docs/rules.md 7): rounded down, times the
+    double factor when ``doubled`` (at least one bet shares it).
+
+    >>> pot_share(18, 4, False, TicketTable({}, {})), pot_share(18, 4, True, TicketTable({}, {}))
+    (4, 8)
+    """
+    return (pot // max(1, sharing)) * (table.double_factor if doubled else 1)
+
+
 def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happened: bool, table: TicketTable,
                race_no: int) -> list[tuple[int, int]]:
     """Each player's (mascot pot share, side pot share) in the open variant (docs/rules.md 7).
@@ -277,11 +287,11 @@ def open_gains(bets: list[OpenBet], placings: Mapping[Mascot, int], side_happene
     for place, pot in enumerate(table.place_pots, start=1):
         winners = [i for i, b in enumerate(bets) if _place(placings, b.mascot) == place]
         for i in winners:
-            mascot[i] += (pot // len(winners)) * (table.double_factor if bets[i].double == "mascot" else 1)
+            mascot[i] += pot_share(pot, len(winners), bets[i].double == "mascot", table)
     side = [0] * len(bets)
     right = [i for i, b in enumerate(bets) if b.answer == bool(side_happened)]
     for i in right:
-        side[i] += (table.side_pot // len(right)) * (table.double_factor if bets[i].double == "side" else 1)
+        side[i] += pot_share(table.side_pot, len(right), bets[i].double == "side", table)
     return list(zip(mascot, side))
 
 

@@ -116,8 +116,8 @@ def sample_moment(screen: str, language: str = "en") -> ScreenModel:
 
 def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
     """The demo game's seats with their race-2 tickets and what each would pay if ``race`` ended now."""
-    from companion.screen.race_money import pays_now
     from companion.screen.table_model import seat_name, ticket_text
+    from companion.view.money import ticket_money
     from companion.view.table_view import build
     table = sample_table("payouts")
     view = build(table, names=SAMPLE_NAMES)
@@ -125,7 +125,8 @@ def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
     return tuple(SeatView(seat_name(s.seat, view, language), s.money, None,
                           tuple(ticket_text(b, language) for b in s.tickets), False,
                           tuple(b.ticket.stack for b in s.tickets),
-                          pays_now(s.tickets, race, None, table.game.ticket_table, 2))
+                          tuple(t.if_ended or 0 for t in ticket_money(s.tickets, table.game.ticket_table, 2, race,
+                                                                     True, None)))
                  for s in view.seats)
 
 

@@ -14,7 +14,7 @@ from companion.rules.betting import Bet
 from companion.screen.open_bets import open_bet_views
 from companion.screen.model import ScreenFields, ScreenModel, SeatView, StackView, StandingView, from_race
 from companion.screen.words import say
-from companion.view.table_view import GameFacts, Odds, TableView, build
+from companion.view.table_view import Odds, TableView, build
 
 if TYPE_CHECKING:
     from companion.rules.table import Table
@@ -24,7 +24,6 @@ SCREEN_FOR_PHASE = {"new-game": "attract", "setup": "setup", "betting": "betting
                     "racing": "race", "payouts": "payouts", "game-over": "game-over"}
 PHASE_TITLE = {phase: say("en", "phase_" + phase) for phase in SCREEN_FOR_PHASE}
 """The header's phase text in English (``companion.screen.words`` has it in each language)."""
-LEVELS = ("top", "middle", "bottom")
 
 
 class ViewOptions(TypedDict, total=False):
@@ -50,9 +49,8 @@ class ViewOptions(TypedDict, total=False):
 def seat_name(seat: int, view: TableView | None = None, language: str = "en") -> str:
     """The screen's name of 0-based ``seat``: the view's resolved name when it has one, else "Seat N" in
     ``language``."""
-    if view is not None and 0 <= seat < len(view.seats) and view.seats[seat].named:
-        return view.seats[seat].name
-    return say(language, "seat", n=seat + 1)
+    unnamed = say(language, "seat", n=seat + 1)
+    return view.seat_name(seat, unnamed) if view is not None else unnamed
 
 
 def ticket_text(bet: Bet, language: str = "en") -> str:
@@ -63,24 +61,11 @@ def ticket_text(bet: Bet, language: str = "en") -> str:
     return text + (" x2" if bet.double else "")
 
 
-def stack_views(game: GameFacts) -> tuple[StackView, ...]:
-    """Each ticket stack as it is now: tickets left, the top ticket and what it pays on each side."""
-    from companion.rules.betting import STACKS
-    out: list[StackView] = []
-    table = game.ticket_table
-    for stack in STACKS:
-        taken = game.stacks_taken.get(stack, 0)
-        left = max(0, len(LEVELS) - taken)
-        top = LEVELS[taken] if left else None
-        safe: tuple[int, ...] = ()
-        risky: tuple[int, ...] = ()
-        if top is not None:
-            pays = table.side if stack in ("yes", "no") else table.mascot
-            safe, risky = tuple(pays[(top, "safe")]), tuple(pays[(top, "risky")])
-            if stack not in ("yes", "no"):
-                safe, risky = safe[:3], risky[:3]
-        out.append(StackView(stack, left, top, safe, risky))
-    return tuple(out)
+def stack_views(view: TableView) -> tuple[StackView, ...]:
+    """Each ticket stack as the view has it (``TableView.stacks``): tickets left, the top ticket and what it
+    pays on each side (a mascot stack's first three places)."""
+    return tuple(StackView(o.stack, o.left, o.top, o.safe if o.is_side else o.safe[:3],
+                           o.risky if o.is_side else o.risky[:3]) for o in view.stacks)
 
 
 def from_table(table: Table, *, names: Sequence[str] = (), **options: Unpack[ViewOptions]) -> ScreenModel:
@@ -129,15 +114,17 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
         earlier = game.results[-2]["money"] if len(game.results) > 1 else [game.figures.start_money] * game.players
         before = dict(enumerate(earlier))
     due = set(game.seats_without_double) if game.draft_complete else set()
-    paid = _ticket_amounts(view) if view.phase is Phase.PAYOUTS and game.settled else {}
+    paid = ({seat: tuple(t.paid for t in money) for seat, money in view.tickets.items()}
+            if view.phase is Phase.PAYOUTS and game.settled and view.race is not None else {})
     codes = view.seat_codes  # a phone claims these seats with the code shown beside them
 
     def shown(s: int) -> str:
         return name(s) + (f" · {codes[s + 1]}" if s + 1 in codes else "")
-    now = _pays_now(view) if view.phase is Phase.RACING else {}
+    now = ({seat: tuple(t.if_ended or 0 for t in money) for seat, money in view.tickets.items()}
+           if view.phase is Phase.RACING and view.race is not None else {})  # if_ended is given while racing
     seats = tuple(SeatView(shown(s.seat), before.get(s.seat, s.money) if race_end else s.money,
                            before.get(s.seat), tuple(
-        ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid else "")
+        ticket_text(b, language) + (f": {paid[s.seat][k]:+d}" if s.seat in paid and paid[s.seat][k] is not None else "")
         for k, b in enumerate(s.tickets)), s.seat in due,
         tuple(b.ticket.stack for b in s.tickets), now.get(s.seat, ())) for s in view.seats)
     known: dict[str, list[str]] = {}
@@ -156,7 +143,7 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
         double_short = say(language, "double_later_short")
     standings = tuple(StandingView(name(s.seat), s.money, s.place, life_outcome(s.money, language))
                       for s in game.standings)
-    stacks = stack_views(game) if game.variant.value == "standard" else ()
+    stacks = stack_views(view)
     fields = ScreenFields(**common, race_no=game.race_no, players=game.players, seats=seats,
                           known_cards={k: tuple(v) for k, v in known.items()}, stacks=stacks,
                           face_up_total=game.figures.face_up,
@@ -169,27 +156,6 @@ def from_view(view: TableView, *, log: tuple[str, ...] = (), message: str | None
     if view.race is not None:
         return from_race(view.race, **fields)
     return ScreenModel(**fields)
-
-
-def _ticket_amounts(view: TableView) -> dict[int, tuple[int, ...]]:
-    """What each seat's tickets paid in the race just settled (doubles applied), by seat."""
-    from companion.rules.betting import bet_amount
-    game = view.game
-    if game is None or view.race is None:
-        return {}
-    placings = view.race.outcome.placings
-    return {s.seat: tuple(bet_amount(b, placings, view.side_bet.happened, game.ticket_table, game.race_no)
-                          for b in s.tickets) for s in view.seats if s.tickets}
-
-
-def _pays_now(view: TableView) -> dict[int, tuple[int, ...]]:
-    """What each seat's tickets would pay if the race ended now (``companion.screen.race_money``), by seat."""
-    from companion.screen.race_money import pays_now
-    game = view.game
-    if game is None or view.race is None:
-        return {}
-    return {s.seat: pays_now(s.tickets, view.race, view.side_bet.answer, game.ticket_table, game.race_no)
-            for s in view.seats if s.tickets}
 
 
 def _question(view: TableView, language: str = "en") -> str | None:

@@ -12,6 +12,10 @@ decides once what every sink shows:
   :attr:`TableView.shown` is a fresh race at the start) and the placings of the race being run or just run
   (at payouts and at game over too),
 - the odds with the situation they were made for, the side bet, the phone page's address,
+- the money (:mod:`companion.view.money`, worked out once per view): the ticket stacks and what each top
+  ticket pays (``stacks``), what every seat's tickets would pay if the race ended now and what they paid
+  (``tickets``), the open variant's pots as each bet shares them (``pots``), the paid places if the race
+  ended now (``placings_now``),
 - the words of the input's events, worded once: ``call`` (the printed race call, English), ``lines`` (the
   screen's race call in the table's language, words only) and ``announced`` (the announcer's varied phrasing
   in the table's language).
@@ -38,6 +42,8 @@ from companion.rules.setup import SetupFigures
 from companion.rules.sidebets import SideBetCard
 from companion.rules.table import SEAT_WORD, seat_name
 from companion.rules.track import Track
+from companion.view import money
+from companion.view.money import PotShare, StackOffer, TicketMoney
 from companion.view.settled_odds import settle
 
 if TYPE_CHECKING:
@@ -193,11 +199,12 @@ class TableView:
     seat_codes: Mapping[int, str] = field(default_factory=dict)  # 1-based seat -> the phone's consent code
     service: Any = None  # companion.service.page.ServicePage while the service mode is on, else None
 
-    def seat_name(self, seat: int) -> str:
-        """The name of 0-based ``seat`` (a seat not at the table gets ``seat_word``)."""
-        if 0 <= seat < len(self.seats):
+    def seat_name(self, seat: int, unnamed: str | None = None) -> str:
+        """The one name of 0-based ``seat``: typed, else the config's, else ``seat_word`` ("Seat 3"). A sink
+        that words an unnamed seat in its own words passes them as ``unnamed`` (the text for this seat)."""
+        if 0 <= seat < len(self.seats) and (unnamed is None or self.seats[seat].named):
             return self.seats[seat].name
-        return self.seat_word.format(n=seat + 1)
+        return self.seat_word.format(n=seat + 1) if unnamed is None else unnamed
 
     @property
     def players(self) -> int:
@@ -207,10 +214,15 @@ class TableView:
     def race_no(self) -> int:
         return self.game.race_no if self.game is not None else 0
 
+    @functools.cached_property
+    def situation(self) -> OddsSituation | None:
+        """What live odds are wanted for now (:func:`odds_situation`), worked out once per view."""
+        return odds_situation(self)
+
     @property
     def odds_current(self) -> Odds | None:
         """The odds when they were made for the table as it is now, else None (being computed)."""
-        situation = odds_situation(self)
+        situation = self.situation
         if self.odds is None or situation is None or self.odds.key != situation.key:
             return None
         return self.odds.places
@@ -237,6 +249,45 @@ class TableView:
     def odds_stale(self) -> bool:
         """True while the odds shown were made for an earlier situation and newer ones are being computed."""
         return self.odds_shown is not None and self.odds_current is None
+
+    # ----- money (companion.view.money; docs/rules.md 5-7), worked out once per view -----------------------
+    @functools.cached_property
+    def stacks(self) -> tuple[StackOffer, ...]:
+        """The standard variant's ticket stacks now and what each top ticket pays; () without a game or in the
+        open variant."""
+        game = self.game
+        if game is None or game.variant is not Variant.STANDARD:
+            return ()
+        return money.stack_offers(game.stacks_taken, game.ticket_table, self.side_bet.answer)
+
+    @functools.cached_property
+    def tickets(self) -> Mapping[int, tuple[TicketMoney, ...]]:
+        """0-based seat -> the money of each of its drafted tickets, in draft order: what it would pay if the
+        race being run ended now, what it paid once the race is over (seats without tickets left out)."""
+        game = self.game
+        if game is None:
+            return _frozen({})
+        running = self.phase is Phase.RACING
+        return _frozen({s.seat: money.ticket_money(s.tickets, game.ticket_table, game.race_no, self.race, running,
+                                                   self.side_bet.answer) for s in self.seats if s.tickets})
+
+    @functools.cached_property
+    def pots(self) -> Mapping[int, PotShare]:
+        """0-based seat -> its open-variant bet's share of the pots, with the bets as they stand, and what it would
+        take if the race being run ended now."""
+        game = self.game
+        if game is None:
+            return _frozen({})
+        running = self.race if self.phase is Phase.RACING else None
+        return _frozen(money.pot_shares(game.open_bets, game.ticket_table, self.side_bet.answer, running,
+                                        game.race_no))
+
+    @functools.cached_property
+    def placings_now(self) -> Mapping[str, int]:
+        """Mascot name -> its paid place if the race being run ended now ({} when none is run)."""
+        if self.race is None or self.phase is not Phase.RACING:
+            return _frozen({})
+        return _frozen(money.placings_now(self.race))
 
     def with_odds(self, odds: OddsView | None) -> "TableView":
         return dataclasses.replace(self, odds=odds)
@@ -325,5 +376,6 @@ def odds_situation(view: TableView) -> OddsSituation | None:
     return OddsSituation(key, known, game.players, race, cards)
 
 
-__all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "SeatView", "SideBetView",
-           "TableView", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build", "odds_situation", "seat_name"]
+__all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "PotShare", "SeatView",
+           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build",
+           "odds_situation", "seat_name"]

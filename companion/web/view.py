@@ -36,15 +36,17 @@ the table's).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from companion.call.words import LANGUAGES, life_outcome, load_catalogue
-from companion.rules.betting import LEVELS, SIDES, STACKS, bet_amount
+from companion.rules.betting import SIDES
 from companion.rules.cards import Card
-from companion.rules.mascots import MASCOTS, Mascot
+from companion.rules.mascots import MASCOTS
+from companion.rules.open_bets import SeatBet
 from companion.rules.race import Race
 from companion.screen.words import action
-from companion.view.table_view import GameFacts, TableView, build
+from companion.view.money import PotShare, StackOffer, TicketMoney
+from companion.view.table_view import TableView, build
 
 Odds = Mapping[str, tuple[float, ...]]
 
@@ -70,7 +72,6 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
     game = view.game
     if game is None:
         return out
-    race = view.race
     out.update(variant=game.variant.value, race=game.race_no, races=game.races, players=game.players,
                double_race=game.ticket_table.double_race, double_armed=game.double_armed)
     card = view.side_bet.card
@@ -80,16 +81,13 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                                          for lang in LANGUAGES}}
     drafter = game.current_drafter
     out["whose_pick"] = None if drafter is None else drafter + 1
-    placings = dict(race.outcome.placings) if race is not None and race.is_over else None
-    bets = dict(game.open_bets)
-    known = view.side_bet.answer
-    out["seats"] = [{"seat": s.seat + 1, "name": s.name if s.named else f"Seat {s.seat + 1}", "named": s.named,
+    out["seats"] = [{"seat": s.seat + 1, "name": view.seat_name(s.seat, f"Seat {s.seat + 1}"), "named": s.named,
                      "claimed": (s.seat + 1) in claims, "money": s.money,
-                     "tickets": [_ticket(b, game, known, odds, placings) for b in s.tickets],
-                     "bet": _open_bet(bets[s.seat], bets, game, known, odds) if s.seat in bets else None}
+                     "tickets": [_ticket(t, odds) for t in view.tickets.get(s.seat, ())],
+                     "bet": _open_bet(game.open_bets[s.seat], view.pots[s.seat], odds)
+                     if s.seat in game.open_bets else None}
                     for s in view.seats]
-    if game.variant.value == "standard":
-        out["stacks"] = stacks(game, known, odds)
+    out["stacks"] = stacks(view.stacks, odds)
     out["standings"] = [{"seat": st.seat + 1, "place": st.place, "money": st.money, "line": st.line,
                          "lines": {lang: life_outcome(st.money, lang) for lang in LANGUAGES}}
                         for st in game.standings]
@@ -122,29 +120,21 @@ def card_words(card: Card, lang: str) -> str:
     return ", ".join(action(lang, a.notation()) for a in card.actions)
 
 
-def stacks(game: GameFacts, known: bool | None, odds: Odds | None) -> list[dict[str, Any]]:
-    """The ticket stacks of the draft as they are now (see the module docstring): ``known`` is the side bet's
-    answer as far as known, ``odds`` the current odds (None: no expected values for mascot tickets)."""
-    table = game.ticket_table
+def stacks(offers: Sequence[StackOffer], odds: Odds | None) -> list[dict[str, Any]]:
+    """The ticket stacks of the draft as the view has them (``TableView.stacks``; see the module docstring):
+    ``odds`` the current odds (None: no expected values for mascot tickets)."""
     out = []
-    for stack in STACKS:
-        taken = min(game.stacks_taken.get(stack, 0), len(LEVELS))
-        top = LEVELS[taken] if taken < len(LEVELS) else None
+    for offer in offers:
         pays: dict[str, list[int]] = {}
         ev: dict[str, float | None] = {}
-        for side in SIDES:
-            if top is None:
-                break
-            if stack in ("yes", "no"):
-                right, wrong = table.side[(top, side)]
-                pays[side] = [right, wrong]
-                ev[side] = None if known is None else float(right if (stack == "yes") == known else wrong)
+        for side in SIDES if offer.top is not None else ():
+            pays[side] = list(offer.pays(side))
+            if offer.is_side:
+                ev[side] = None if offer.answered is None else float(offer.answered[side])
             else:
-                amounts = table.mascot[(top, side)]
-                pays[side] = list(amounts)
-                ev[side] = (round(sum(p * a for p, a in zip(odds[stack], amounts)), 1)
-                            if odds and stack in odds else None)
-        out.append({"stack": stack, "left": len(LEVELS) - taken, "top": top, "pays": pays, "ev": ev})
+                ev[side] = (round(sum(p * a for p, a in zip(odds[offer.stack], offer.pays(side))), 1)
+                            if odds and offer.stack in odds else None)
+        out.append({"stack": offer.stack, "left": offer.left, "top": offer.top, "pays": pays, "ev": ev})
     return out
 
 
@@ -160,42 +150,31 @@ def running_order(mascots: list[dict[str, Any]]) -> list[str]:
     return [m["mascot"] for m in sorted(mascots, key=key)]
 
 
-def _ticket(bet: Any, game: GameFacts, known: bool | None, odds: Odds | None,
-            placings: Mapping[Mascot, int] | None) -> dict[str, Any]:
-    """A drafted ticket: ``known`` is the side bet's answer as far as known."""
+def _ticket(money: TicketMoney, odds: Odds | None) -> dict[str, Any]:
+    """A drafted ticket as the view has its money (``TableView.tickets``)."""
+    bet = money.bet
     out: dict[str, Any] = {"ticket": bet.ticket.id, "side": bet.side, "double": bet.double, "ev": None,
-                           "paid": None}
-    table, race_no = game.ticket_table, game.race_no
-    factor = table.double_factor if bet.double else 1
-    if placings is not None and (not bet.ticket.is_side or known is not None):
-        out["paid"] = bet_amount(bet, placings, known, table, race_no)
-        out["ev"] = float(out["paid"])
+                           "paid": money.paid}
+    if money.paid is not None:
+        out["ev"] = float(money.paid)
     elif bet.ticket.is_side:
-        if known is not None:
-            right, wrong = table.side[(bet.ticket.level, bet.side)]
-            out["ev"] = float(factor * (right if (bet.ticket.stack == "yes") == known else wrong))
+        if money.answered is not None:
+            out["ev"] = float(money.answered)
     elif odds and bet.ticket.stack in odds:
-        payouts = table.mascot[(bet.ticket.level, bet.side)]
-        out["ev"] = round(factor * sum(p * a for p, a in zip(odds[bet.ticket.stack], payouts)), 1)
+        out["ev"] = round(money.factor * sum(p * a for p, a in zip(odds[bet.ticket.stack], money.pays)), 1)
     return out
 
 
-def _open_bet(bet: Any, bets: Mapping[int, Any], game: GameFacts, known: bool | None,
-              odds: Odds | None) -> dict[str, Any]:
-    mascot = getattr(bet.mascot, "value", bet.mascot)
+def _open_bet(bet: SeatBet, share: PotShare, odds: Odds | None) -> dict[str, Any]:
+    """An open-variant bet with its expected share of the pots (``TableView.pots``) under ``odds``."""
+    mascot = None if bet.mascot is None else bet.mascot.value
     answer = None if bet.answer is None else ("yes" if bet.answer else "no")
-    double = getattr(bet, "double", None)
-    table = game.ticket_table
     ev = None
     if mascot is not None and odds and mascot in odds:
-        same = sum(getattr(b.mascot, "value", b.mascot) == mascot for b in bets.values())
-        factor = table.double_factor if double == "mascot" else 1
-        ev = sum(p * (pot // max(1, same)) * factor for p, pot in zip(odds[mascot], table.place_pots))
-    if answer is not None and known is not None:
-        right = sum((b.answer is not None and b.answer == known) for b in bets.values())
-        gain = table.side_pot // max(1, right) * (table.double_factor if double == "side" else 1)
-        ev = (ev or 0.0) + (gain if (answer == "yes") == known else 0)
-    return {"mascot": mascot, "answer": answer, "double": double, "ev": None if ev is None else round(ev, 1)}
+        ev = sum(p * amount * share.factor for p, amount in zip(odds[mascot], share.places))
+    if share.side is not None:
+        ev = (ev or 0.0) + share.side
+    return {"mascot": mascot, "answer": answer, "double": bet.double, "ev": None if ev is None else round(ev, 1)}
 
 
 MASCOT_NAMES = tuple(m.value for m in MASCOTS)

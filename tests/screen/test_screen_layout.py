@@ -194,7 +194,7 @@ def test_two_mascots_on_a_1080p_space_are_larger_than_before():
 
 def test_if_the_race_ended_now_placed_mascots_keep_their_places_and_the_rest_go_by_how_far_ahead():
     from companion.rules import Mascot
-    from companion.screen.race_money import placings_now
+    from companion.view.money import placings_now
     from companion.screen.samples import sample_race
     race, _ = sample_race()   # gobbler crossed (1st), dangle knocked out (4th), mum and hurley racing
     now = placings_now(race)
@@ -206,12 +206,13 @@ def test_if_the_race_ended_now_placed_mascots_keep_their_places_and_the_rest_go_
 def test_a_ticket_pays_now_what_the_payout_table_says_for_its_place_now():
     from companion.rules import Race
     from companion.rules.betting import Bet, Ticket, load_tickets
-    from companion.screen.race_money import pays_now
+    from companion.view.money import ticket_money
     race = Race()
     race.push_text("H+3")   # hurley ahead of the field: 1st if it ended now
     table = load_tickets()
     top_risky = Bet(Ticket("hurley", "top"), "risky")
-    assert pays_now([top_risky], race, None, table, 1) == (table.mascot[("top", "risky")][0],)
+    (money,) = ticket_money([top_risky], table, 1, race, True, None)
+    assert money.if_ended == table.mascot[("top", "risky")][0] and money.paid is None
 
 
 @pytest.mark.parametrize("card,pass_no,lang,text", [
