@@ -22,7 +22,6 @@ def play_demo(table: TableKit, names: dict[int, str]) -> None:
     assert table.status()["phase"] == "game-over"
 
 
-@pytest.mark.slow
 def test_a_finished_game_is_summarised_with_names_races_side_bets_and_money(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {1: "Ann", 3: "Carmen"})

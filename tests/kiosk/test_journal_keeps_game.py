@@ -270,7 +270,6 @@ class Killed(BaseException):
     pass
 
 
-@pytest.mark.slow
 def test_a_game_is_in_the_history_as_soon_as_its_last_input_is_saved(tmp_path, monkeypatch):
     path = tmp_path / "journal.db"
     table = TableKit(path)

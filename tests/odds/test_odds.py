@@ -107,8 +107,7 @@ def _race_after(codes: list[str]) -> Race:
     return race
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in ("start", "mid-pass", "late-pass-hybrid")]
-                         + ["third-pass"])  # slow by measured time (tests/conftest.py)
+@pytest.mark.parametrize("case", ["start", "mid-pass", "late-pass-hybrid", "third-pass"])  # each 0.2-0.3 s
 def test_estimate_agrees_with_pure_engine(case):
     known, players, race = FACE_UP_4P, 4, None
     if case == "mid-pass":

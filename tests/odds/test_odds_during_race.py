@@ -17,7 +17,6 @@ def _odds(*args):
     return json.loads(result.stdout)
 
 
-@pytest.mark.slow
 def test_revealed_cards_give_the_odds_of_the_race_after_them():
     race, _ = play(REVEALED)
     expected = estimate(FACE_UP, 4, race, samples=3000, seed=5).to_dict()
@@ -25,7 +24,6 @@ def test_revealed_cards_give_the_odds_of_the_race_after_them():
     assert _odds(*FACE_UP) != expected  # the revealed cards change the odds
 
 
-@pytest.mark.slow
 def test_revealed_cards_may_come_first_ended_by_a_double_dash_or_quoted():
     after = _odds(*FACE_UP, "--revealed", *REVEALED)
     assert _odds("--revealed", *REVEALED, "--", *FACE_UP) == after

@@ -36,7 +36,6 @@ def wait_for(predicate, what: str, timeout: float = 120.0) -> None:
         threading.Event().wait(0.02)
 
 
-@pytest.mark.slow
 def test_odds_are_computed_in_the_background_and_shown_when_ready():
     slow = SlowEstimate()
     sink = OddsSink(estimate=slow)

@@ -200,7 +200,6 @@ def test_the_race_end_screen_shows_the_money_before_the_payout():
     assert from_view(racing(*ENDING).view, race_end=True).screen == "race"  # racing: the race screen anyway
 
 
-@pytest.mark.slow
 def test_the_kiosk_keeps_the_race_screen_up_after_the_last_card_on_its_clock():
     from tablekit import TableKit
     with TableKit(screen=True) as table:

@@ -228,7 +228,6 @@ def test_the_led_light_is_over_the_space_where_the_screen_mascot_slides():
 
 
 # ----- the command line's contract ------------------------------------------------------------------------------
-@pytest.mark.slow
 def test_screenshot_now_shows_the_last_cards_move_in_motion_early_and_at_rest_once_played(tmp_path):
     import pygame
     from conftest import hotstreak_in_process

@@ -136,7 +136,6 @@ def test_the_refusal_banner_leaves_the_two_leading_rows_of_the_running_order_fre
             pygame.image.tobytes(with_message.subsurface(area), "RGB"), row
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "nl", "es"])
 def test_after_a_restart_the_race_call_is_the_race_s_and_says_the_game_was_restored(tmp_path, lang):
     db = tmp_path / "journal.db"

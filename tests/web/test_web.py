@@ -153,7 +153,6 @@ def test_leave_frees_the_seat_and_the_old_token():
     (b"{nope", 400, 'request body is not JSON (expected an object like {"seat": 1})', "request"),
     (b"x" * 5000, 413, "request of 5000 bytes is too large (expected at most 2048)", "request"),
 ])
-@pytest.mark.slow
 def test_bad_requests_are_refused_in_one_line_and_change_nothing(body, status, message, reason):
     from companion.call.words import phrase
     with started(LiveTable(), *STANDARD_GAME) as table:
@@ -192,7 +191,6 @@ def test_a_phone_cannot_act_for_another_seat():
         assert table.controller.table.seat_name(1) == "Bo"
 
 
-@pytest.mark.slow
 def test_control_codes_never_come_from_a_phone():
     for text in ("HS-UNDO", "HS-NEW", "HS-GO", "HS-PLAYERS-4", "HS15", "HS-T-HURLEY-1-S", "HS-S01"):
         with pytest.raises(WebRefusal, match="not an input a phone may make"):
@@ -266,7 +264,6 @@ def test_websocket_from_another_origin_is_closed():
 
 
 # ----- live view ------------------------------------------------------------------------------------------
-@pytest.mark.slow
 def test_a_scan_reaches_the_phone_over_the_websocket():
     from websockets.sync.client import connect
     with started(LiveTable(), *STANDARD_GAME, *[f"HS-T-{s}-1-S" for s in ("HURLEY", "MUM", "DANGLE", "GOBBLER",
@@ -412,7 +409,6 @@ def test_config_names_show_until_a_name_is_typed():
     assert [(s["name"], s["named"]) for s in seats] == [("Ann", True), ("Bo", True), ("Seat 3", False)]
 
 
-@pytest.mark.slow
 def test_a_foreign_host_cannot_read_the_view():
     with LiveTable() as table:
         req = urllib.request.Request(table.url + "api/view", headers={"Host": "evil.example"})

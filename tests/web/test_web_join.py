@@ -99,7 +99,6 @@ def test_status_json_without_a_page_ever_served_has_no_join_url(tmp_path, capsys
 
 
 # ----- the Dealer always wins -------------------------------------------------------------------------------
-@pytest.mark.slow
 @pytest.mark.parametrize("dealer", ["HS-NAME-2:Ann", "HS-NAME-2:"])
 def test_a_seat_the_dealer_names_or_frees_is_no_longer_the_phones(dealer):
     with started(LiveTable(limit=FAST), "HS-NEW", "HS-OPEN", "HS-PLAYERS-3", "HS-GO") as table:
@@ -131,7 +130,6 @@ def test_a_rename_to_the_same_name_or_faster_than_a_person_types_is_not_journale
         assert journal_texts(table) == [*before, ("web", "HS-NAME-1:Zed")]
 
 
-@pytest.mark.slow
 def test_names_that_impersonate_are_refused_in_one_line():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
         for name, why in (("Seat 2", "unnamed seat"), ("DÓRA", "seat 3's already"), ("e\u0301\u0301\u0301", "accents")):
@@ -141,7 +139,6 @@ def test_names_that_impersonate_are_refused_in_one_line():
 
 
 # ----- wrong codes slow the address that sent them ----------------------------------------------------------
-@pytest.mark.slow
 def test_wrong_consent_codes_slow_their_address_never_the_seats_owner():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-2:Dora") as table:
         now = [0.0]
@@ -179,7 +176,6 @@ def test_a_scan_reaches_the_phones_within_250_ms_after_a_phone_hour_of_inputs(tm
     assert took < 0.25, f"the scan took {took * 1000:.0f} ms to reach /api/view"
 
 
-@pytest.mark.slow
 def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:

@@ -67,7 +67,6 @@ def test_a_seat_named_at_the_kiosk_is_claimed_from_a_phone_only_with_the_code_on
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann"})[0] == 200  # first phone, free seat
 
 
-@pytest.mark.slow
 def test_a_seat_played_from_the_bet_sheet_needs_the_code_and_its_bet_stays_the_tables():
     with started(LiveTable(limit=FAST), *OPEN_GAME, "HS-BET-2-HURLEY") as table:
         code = code_on_screen(table, 2)
@@ -174,7 +173,6 @@ def test_a_claim_the_kiosk_took_before_the_phone_stopped_waiting_still_gives_the
 
 
 # ----- UNDO at the scanner is the table's --------------------------------------------------------------------
-@pytest.mark.slow
 def test_undo_takes_back_the_wrong_card_not_the_phones_rename_made_after_it():
     from websockets.sync.client import connect
     draft = [f"HS-T-{s}-1-S" for s in ("HURLEY", "MUM", "DANGLE", "GOBBLER", "YES", "NO")]
