@@ -1,8 +1,9 @@
 """The race call panel of the kiosk screen: the race's events as short lines in the table's language.
 
 Only words: a card is its number, its pass, who and what it does ("Card 8, pass 1: Gobbler, 2 ahead"), never
-its notation or label code; every other event is the plain (first) phrasing of its key in the phrase catalogue
-(``sounds/phrases/<lang>.toml``), or its ``[screen]`` line where the catalogue has one. A header line (a card,
+its notation or label code; every other event is its ``[screen_call]`` line in the phrase catalogue
+(``sounds/phrases/<lang>.toml``, :mod:`companion.catalogue`) where the screen has a long form, else its
+``[shown]`` line (never a spoken-only phrasing from ``[voice]``). A header line (a card,
 a fold, a reshuffle, the end of the race, an undo) starts at the panel's edge; the lines of what a card did are
 indented with two spaces (the panel draws them as details). The printed call (:mod:`companion.call.racecall`,
 English, notation kept for the console and ``hotstreak simulate``) is another thing.
@@ -57,7 +58,7 @@ def line(e: ev.Event, lang: str, names: words.Names | None = None, deck: Any = N
         return None
     key, fields = kf
     cat = words.load_catalogue(lang)
-    template = cat.screen.get(key) or next(iter(cat.phrases.get(key, ())), None)
+    template = cat.screen.get(key) or cat.shown.get(key)
     if template is None:
         return None
     if isinstance(e, ev.Revealed):

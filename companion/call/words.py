@@ -15,20 +15,18 @@ None for a green card, lists of items (``podium``, ``standings``). :func:`render
 
 from __future__ import annotations
 
-import functools
 import string
-import tomllib
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from companion.catalogue import LANGUAGES as LANGUAGES
+from companion.catalogue import Catalogue as Catalogue
+from companion.catalogue import load_catalogue as load_catalogue
+from companion.catalogue import sounds_dir as sounds_dir
 from companion.rules import events as ev
 from companion.rules import game_events as gev
 from companion.rules import table as tev
 from companion.rules.errors import Reason, RefusedError
 from companion.view.sink import Undone
-
-LANGUAGES: tuple[str, ...] = ("en", "nl", "es")
 
 Fields = dict[str, Any]
 
@@ -125,53 +123,7 @@ def key_and_fields(e: ev.Event) -> tuple[str, Fields] | None:
 
 
 # ----- templates ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Catalogue:
-    """One set of templates: ``phrases[key]`` is a tuple of phrasings (the first is the plain one);
-    ``voice`` the espeak-ng voice; ``places[n]`` the word for paid place n; ``words`` the small words: ``all``
-    (a green card's ``who``), ``list_sep``/``list_and`` (or ``<field>_sep``/``<field>_and``) and
-    ``<field>_item`` templates for list fields (``<field>_shared_item`` for the mascots of a shared place, said
-    once); ``sidebets`` the side bet questions by card id; ``outcomes`` the life-outcome lines by the ``from``
-    dollars of their band (empty: the game data's English lines); ``screen`` the call panel's own lines by event
-    key where the first phrasing does not suit the screen (:mod:`companion.call.screencall`)."""
-
-    lang: str
-    voice: str
-    phrases: dict[str, tuple[str, ...]]
-    places: dict[int, str]
-    words: dict[str, str]
-    sidebets: dict[str, str]
-    outcomes: dict[int, str] = field(default_factory=dict)
-    screen: dict[str, str] = field(default_factory=dict)
-
-
-def sounds_dir() -> Path:
-    """The ``sounds`` folder: ``companion/sounds`` (installed package data, or in a checkout the symlink to the
-    top-level ``sounds/``), else the checkout's ``sounds/`` next to the package (where symlinks are not kept).
-
-    Raises FileNotFoundError naming both places if neither holds the phrase catalogue.
-    """
-    here = Path(__file__).resolve().parent.parent
-    for path in (here / "sounds", here.parent / "sounds"):
-        if (path / "phrases").is_dir():
-            return path
-    raise FileNotFoundError(f"no sounds folder with phrases/: expected {here / 'sounds'} (installed) or "
-                            f"{here.parent / 'sounds'} (a checkout)")
-
-
-@functools.lru_cache(maxsize=None)
-def load_catalogue(lang: str) -> Catalogue:
-    """Load ``sounds/phrases/<lang>.toml``; raises ValueError for a language not in :data:`LANGUAGES`."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r} (expected one of: {', '.join(LANGUAGES)})")
-    path = sounds_dir() / "phrases" / f"{lang}.toml"
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    phrases = {k: tuple(v) for k, v in data["phrases"].items()}
-    places = {int(k): v for k, v in data["places"].items()}
-    outcomes = {int(k): v for k, v in data.get("outcomes", {}).items()}
-    return Catalogue(lang, data["meta"]["voice"], phrases, places, dict(data["words"]), dict(data.get("sidebets", {})),
-                     outcomes, dict(data.get("screen", {})))
-
+# The catalogue itself (its data class, loader and languages) is companion.catalogue: one loader for every output.
 
 def placeholders(phrase: str) -> set[str]:
     """The placeholder names in a phrasing (``"{mascot} runs"`` -> ``{"mascot"}``)."""
@@ -247,13 +199,13 @@ def render(template: str, fields: Fields, cat: Catalogue, key: str = "?", names:
 
 
 def text(e: ev.Event, lang: str, names: Names | None = None) -> str | None:
-    """On-screen text for one event in ``lang`` (the plain, first phrasing of its key), or None when the event
-    has no words. Raises ValueError for an unknown language."""
+    """On-screen text for one event in ``lang`` (the ``[shown]`` line of its key), or None when the event has no
+    shown words. Raises ValueError for an unknown language."""
     kf = key_and_fields(e)
     cat = load_catalogue(lang)
-    if kf is None or not cat.phrases.get(kf[0]):
+    if kf is None or not cat.shown.get(kf[0]):
         return None
-    return capitalise(render(cat.phrases[kf[0]][0], kf[1], cat, kf[0], names))
+    return capitalise(render(cat.shown[kf[0]], kf[1], cat, kf[0], names))
 
 
 def lines(events: Iterable[ev.Event], lang: str, names: Names | None = None) -> list[str]:
@@ -292,13 +244,14 @@ def refusal(message: RefusedError | str, lang: str) -> str:
 
 
 def phrase(key: str, lang: str, **fields: Any) -> str:
-    """On-screen text for a catalogue key (``your-pick``, ``mark-double``, ``refused-<reason>``...) in ``lang``:
-    its first phrasing filled from ``fields``. Raises KeyError for an unknown key, ValueError for a missing
-    field or language."""
+    """Written text for a catalogue key (``refused-<reason>``, ``your-pick``...) in ``lang``: its ``[shown]`` line,
+    or for a key the voice alone says its first spoken phrasing, filled from ``fields``. Raises KeyError for an
+    unknown key, ValueError for a missing field or language."""
     cat = load_catalogue(lang)
-    if key not in cat.phrases:
+    template = cat.shown.get(key) or next(iter(cat.phrases.get(key, ())), None)
+    if template is None:
         raise KeyError(f"no phrases for {key!r} in {lang}")
-    return capitalise(render(cat.phrases[key][0], fields, cat, key))
+    return capitalise(render(template, fields, cat, key))
 
 
 def life_outcome(money: int, lang: str) -> str:

@@ -19,6 +19,7 @@ import logging
 import time
 from typing import Any, Iterable
 
+from companion.catalogue import ByLanguage
 from companion.kiosk.errors import JournalError
 from companion.kiosk.journal import Entry, Journal
 from companion.kiosk.legacy import apply_legacy
@@ -129,11 +130,9 @@ def mascot_form(games: Iterable[dict[str, Any]], last: int | None = None) -> dic
     return form
 
 
-FORM_WORDS = {  # (one race, several races) per language of the config's ``language``
-    "en": ("{mascot} won the last race", "{mascot} has won {wins} of the last {count}"),
-    "nl": ("{mascot} won de laatste race", "{mascot} won {wins} van de laatste {count}"),
-    "es": ("{mascot} ganó la última carrera", "{mascot} ha ganado {wins} de las últimas {count}"),
-}
+FORM_WORDS = ByLanguage(lambda cat: (cat.screen_words["form_one"], cat.screen_words["form_several"]))
+"""(one race, several races) per language of the config's ``language``: the catalogue's ``[screen]``
+``form_one``/``form_several``."""
 
 
 def form_line(games: Iterable[dict[str, Any]], last: int = FORM_RACES, language: str = "en") -> str | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.catalogue import LANGUAGES
 from companion.colours import COLOURS, hex_colour
 from companion.rules.codes import MAX_PLAYERS, name_problem
 from companion.rules.mascots import MASCOTS
@@ -240,8 +241,8 @@ SECTION_DOCS = {
 SETTINGS: tuple[Setting, ...] = (
     Setting("hardware", str, "auto", "auto | pi | mock  (env HOTSTREAK_HARDWARE overrides)",
             _one_of("auto", "pi", "mock"), "auto, pi or mock"),
-    Setting("language", str, "en", "en | nl | es: announcer voice and race call",
-            _one_of("en", "nl", "es"), "en, nl or es"),
+    Setting("language", str, "en", f"{' | '.join(LANGUAGES)}: announcer voice and race call",
+            _one_of(*LANGUAGES), f"{', '.join(LANGUAGES[:-1])} or {LANGUAGES[-1]}"),  # the catalogue's languages
     Setting("paths.journal", str, "",
             'SQLite journal; "" = $STATE_DIRECTORY or ~/.local/state/hotstreak/journal.db',
             convert=lambda v: _path(v) or state_dir() / "journal.db", show=str),

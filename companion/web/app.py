@@ -1,20 +1,22 @@
 """The phone page's web app (Starlette): the page, the live view over a WebSocket, and the seat actions.
 
 Routes: ``GET /`` the page; ``GET /static/<file>`` its script and style (package data, no build step) and
-``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`);
-``GET /api/view`` the newest view as JSON; ``WS /ws`` the view, sent again at every change; ``POST
-/api/claim`` ``{"seat", "name", "join", "token"?, "code"?}`` (``join``: the table's join code, shown on its
-screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
+``palette.css``, the screen's colours made when the app is made (:mod:`companion.web.palette`); ``GET /api/view``
+the newest view as JSON; ``GET /api/words?lang=en|nl|es`` the page's words in that language (the ``[phone]`` section
+of the phrase catalogue, :mod:`companion.catalogue`; English for a key it lacks); ``WS /ws`` the view, sent again at
+every change; ``POST /api/claim`` ``{"seat", "name", "join", "token"?, "code"?}`` (``join``: the table's join code,
+shown on its screen; ``code``: a seat's consent code), ``POST /api/leave`` ``{"seat", "token"}``, ``POST /api/bet``
 ``{"seat", "token", "mascot", "answer", "double"}``. A POST answers ``{"ok": true, ...}`` or ``{"ok": false,
-"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>", "need"?: "join"}``
-with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at the table
-when it is refused. Wrong join or consent codes slow down the address that sent them (:class:`Backoff`).
+"error": "<one line>", "reason": "<reason code>", "line": "<the reason in a few words, the table's language>",
+"need"?: "join"}`` with a 4xx/5xx status (``need`` says the phone must ask for the join code); nothing changes at
+the table when it is refused. Wrong join or consent codes slow down the address that sent them (:class:`Backoff`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import threading
 from collections import Counter
@@ -28,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from companion.call.words import LANGUAGES, reason_of, refusal_line
+from companion.call.words import LANGUAGES, load_catalogue, reason_of, refusal_line
 from companion.rules.errors import Reason, RefusedError
 from companion.web.gate import Limits
 from companion.web.guard import Backoff, Origins, RateLimit
@@ -84,6 +86,13 @@ def _static(name: str) -> bytes:
     return resources.files("companion.web").joinpath("static", name).read_bytes()
 
 
+def phone_words(lang: str) -> bytes:
+    """The phone page's words in ``lang`` as a JSON object (key -> text, ``places`` a list): the catalogue's
+    ``[phone]`` section, English where it lacks a key. Raises ValueError for a language not in ``LANGUAGES``."""
+    words = {**load_catalogue("en").phone, **load_catalogue(lang).phone}
+    return json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Origins,
                limit: RateLimit | None = None, limits: Limits | None = None,
                backoff: Backoff | None = None) -> Starlette:
@@ -99,6 +108,7 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
     files = {name: _static(name) for name in STATIC if name != "palette.css"}
     files["palette.css"] = palette_css().encode()  # the config's mascot colours are set by now
     sockets: Counter[str] = Counter()
+    phone = {lang: phone_words(lang) for lang in LANGUAGES}  # fixed answers: a request reads nothing else
 
     def refuse(message: str, status: int) -> JSONResponse:
         return JSONResponse({"ok": False, "error": message, "reason": Reason.REQUEST.value, "line": request_line()},
@@ -133,6 +143,14 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
         if why := origins.check_host(request.headers.get("host")):
             return refuse(why, 403)
         return Response(hub.text, media_type="application/json", headers=HEADERS)
+
+    async def words(request: Request) -> Response:
+        if why := origins.check_host(request.headers.get("host")):
+            return refuse(why, 403)
+        lang = request.query_params.get("lang", "en")
+        if lang not in phone:
+            return refuse(f"no language {lang[:16]!r} (expected one of: {', '.join(LANGUAGES)})", 400)
+        return Response(phone[lang], media_type="application/json", headers=HEADERS)
 
     async def body_of(request: Request) -> dict[str, Any]:
         client = request.client.host if request.client else "?"
@@ -308,7 +326,8 @@ def create_app(hub: Hub, submit: Callable[..., int], secret: bytes, origins: Ori
             if sockets[client] <= 0:
                 del sockets[client]
 
-    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view), Route("/favicon.ico", no_icon),
+    routes = [Route("/", page), Route("/static/{name}", static), Route("/api/view", view),
+              Route("/api/words", words), Route("/favicon.ico", no_icon),
               Route("/api/claim", claim, methods=["POST"]), Route("/api/leave", leave, methods=["POST"]),
               Route("/api/bet", bet, methods=["POST"]), WebSocketRoute("/ws", live)]
     app = Starlette(routes=routes, middleware=[Middleware(RequestLimit, max_body=limits.max_body,

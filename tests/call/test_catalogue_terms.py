@@ -40,6 +40,14 @@ SAME_AS_ENGLISH: dict[tuple[str, str], str] = {
     ("es", "DQ"): "the badge DQ is the same everywhere",
     ("es", "no"): "'no' is Spanish too",
     ("nl", "part_scanner"): "'scanner' is the Dutch word for the barcode scanner",
+    ("nl", "phone:race"): "'race' is the Dutch word for a race",
+    ("nl", "phone:finish"): "'finish' is the Dutch word for the finish line",
+    ("es", "phone:no"): "'no' is Spanish too",
+    ("es", "phone:not_happened"): "'no' is Spanish too",
+    ("nl", "phone:worth"): "a sign and a sum, no word",
+    ("es", "phone:worth"): "a sign and a sum, no word",
+    ("nl", "phone:bet_now"): "a mascot and an answer, no word",
+    ("es", "phone:bet_now"): "a mascot and an answer, no word",
 }
 
 # The words of a fall, per language: no move-back line may use one of them.
@@ -84,7 +92,7 @@ def _render(cat: words.Catalogue, key: str, phrase: str) -> str:
 
 def _lines(lang: str) -> dict[str, list[str]]:
     """Every line of the language (catalogue phrasings rendered, side bet questions, small words, life outcomes,
-    the screen's words and race call lines) by key; refusal lines left out (:func:`_refusals` has them)."""
+    the screen's words and race call lines, the phone page's words) by key; refusal lines left out (:func:`_refusals` has them)."""
     cat = load_catalogue(lang)
     out: dict[str, list[str]] = {k: [_render(cat, k, p) for p in ps] for k, ps in cat.phrases.items()
                                  if not k.startswith("refused-")}
@@ -92,6 +100,7 @@ def _lines(lang: str) -> dict[str, list[str]]:
     out.update({k: [v] for k, v in WORDS[lang].items()})
     out.update({f"outcome:{start}": [life_outcome(start, lang)] for start, _ in default_game_rules().outcomes})
     out.update({f"screen:{k}": [v] for k, v in cat.screen.items()})
+    out.update({f"phone:{k}": list(v) if isinstance(v, list) else [v] for k, v in cat.phone.items()})
     return out
 
 

@@ -3,70 +3,9 @@
 // It draws the track as the screen does (an SVG) in the screen's palette (/static/palette.css). It shows words
 // only: never a card notation, a label code or a refusal's engine detail. No build step.
 "use strict";
-const T = {
-  en: { "new-game": "Waiting for a new game", setup: "Setup: face-up cards", betting: "Betting",
-    "adding-cards": "Cards go in face down", racing: "Racing!", payouts: "Payouts", "game-over": "Game over",
-    race_of: "Race {n} of {m}", race: "Race", pass: "Pass {p} · card {r}/{t}", last_card: "Last card",
-    side_bet: "Side bet", money: "Money", standings: "Final standings",
-    race_call: "Race call", join: "Take a seat", claim: "Sit", name: "Your name", seat: "Seat {n}",
-    taken: "taken", your_bet: "Your bet", yes: "YES", no: "NO", double: "Double:", mascot: "Mascot",
-    place_bet: "Place bet", seat_options: "Seat", rename: "Rename", leave: "Leave seat", worth: "≈ {x}",
-    paid: "paid {x}", no_tickets: "No tickets yet", happened: "YES, it happened", not_happened: "NO",
-    open: "not decided yet", your_pick: "Your pick!", picks: "{name} picks", space: "space {s}",
-    fallen: "fallen", out: "out", top: "top", middle: "middle", bottom: "bottom", safe: "safe", risky: "risky",
-    bet_now: "{m} + {a}", no_bet: "No bet yet", places: ["1st", "2nd", "3rd", "4th"], you: "you",
-    no_game: "Scan the number of players to start", code: "Code on the screen",
-    again: "This phone no longer holds a seat: pick your seat again",
-    need_join: "Type the join code shown under the QR code on the table's screen", join_code: "Join code",
-    dealer: "The Dealer took your seat back at the table: pick a seat again",
-    odds_title: "Chances 1st / 2nd / 3rd", odds_before: "before the first card", odds_after: "after card {n}",
-    updating: "updating", pick_help: "Take the top ticket of a stack and scan it", stack: "Stack",
-    avg: "≈ avg", right: "right", wrong: "wrong", left: "{n} left", empty: "empty", all: "All",
-    refused: "The table did not take that. Try again.", offline: "No connection to the table. Try again.",
-    side_stacks: "YES / NO: the side bet", finish: "finish", lane: "lane {n}" },
-  nl: { "new-game": "Wachten op een nieuw spel", setup: "Opzet: open kaarten", betting: "Inzetten",
-    "adding-cards": "Kaarten gedekt erbij", racing: "De race loopt!", payouts: "Uitbetaling",
-    "game-over": "Spel voorbij", race_of: "Race {n} van {m}", race: "Race", pass: "Ronde {p} · kaart {r}/{t}",
-    last_card: "Laatste kaart", side_bet: "Bijweddenschap", money: "Geld",
-    standings: "Eindstand", race_call: "Commentaar", join: "Kies je plek", claim: "Zitten",
-    name: "Je naam", seat: "Speler {n}", taken: "bezet", your_bet: "Jouw inzet", yes: "JA", no: "NEE",
-    double: "Dubbel:", mascot: "Mascotte", place_bet: "Inzetten", seat_options: "Plek", rename: "Hernoem",
-    leave: "Plek vrijgeven", worth: "≈ {x}", paid: "betaalt {x}", no_tickets: "Nog geen tickets",
-    happened: "JA, het gebeurde", not_happened: "NEE", open: "nog niet beslist", your_pick: "Jij kiest!",
-    picks: "{name} kiest", space: "vak {s}", fallen: "gevallen", out: "eruit", top: "boven",
-    middle: "midden", bottom: "onder", safe: "veilig", risky: "riskant", bet_now: "{m} + {a}",
-    no_bet: "Nog geen inzet", places: ["1e", "2e", "3e", "4e"], you: "jij",
-    no_game: "Scan het aantal spelers om te beginnen", code: "Code op het scherm",
-    again: "Deze telefoon heeft geen plek meer: kies je plek opnieuw",
-    need_join: "Typ de code die onder de QR-code op het scherm van de tafel staat", join_code: "Tafelcode",
-    dealer: "De Dealer heeft je plek aan tafel teruggenomen: kies opnieuw een plek",
-    odds_title: "Kansen 1e / 2e / 3e", odds_before: "voor de eerste kaart", odds_after: "na kaart {n}",
-    updating: "wordt bijgewerkt", pick_help: "Pak het bovenste ticket van een stapel en scan het", stack: "Stapel",
-    avg: "≈ gem.", right: "goed", wrong: "fout", left: "nog {n}", empty: "leeg", all: "Iedereen",
-    refused: "De tafel nam dat niet aan. Probeer opnieuw.", offline: "Geen verbinding met de tafel. Probeer opnieuw.",
-    side_stacks: "JA / NEE: de bijweddenschap", finish: "finish", lane: "baan {n}" },
-  es: { "new-game": "Esperando una partida nueva", setup: "Preparación: cartas boca arriba",
-    betting: "Apuestas", "adding-cards": "Cartas boca abajo", racing: "¡Carrera!", payouts: "Pagos",
-    "game-over": "Fin de la partida", race_of: "Carrera {n} de {m}", race: "Carrera",
-    pass: "Ronda {p} · carta {r}/{t}", last_card: "Última carta", side_bet: "Apuesta extra", money: "Dinero",
-    standings: "Clasificación final", race_call: "Narración",
-    join: "Elige tu sitio", claim: "Sentarme", name: "Tu nombre", seat: "Jugador {n}", taken: "ocupado",
-    your_bet: "Tu apuesta", yes: "SÍ", no: "NO", double: "Doble:", mascot: "Mascota", place_bet: "Apostar",
-    seat_options: "Sitio", rename: "Renombrar", leave: "Dejar el sitio", worth: "≈ {x}", paid: "paga {x}",
-    no_tickets: "Aún sin boletos", happened: "SÍ, ha pasado", not_happened: "NO", open: "aún sin decidir",
-    your_pick: "¡Te toca elegir!", picks: "Elige {name}", space: "casilla {s}", fallen: "en el suelo",
-    out: "fuera", top: "arriba", middle: "medio", bottom: "abajo", safe: "seguro", risky: "arriesgado",
-    bet_now: "{m} + {a}", no_bet: "Aún sin apuesta", places: ["1º", "2º", "3º", "4º"], you: "tú",
-    no_game: "Escanea el número de jugadores para empezar", code: "Código de la pantalla",
-    again: "Este móvil ya no tiene sitio: elige tu sitio otra vez",
-    need_join: "Escribe el código que aparece bajo el código QR en la pantalla de la mesa", join_code: "Código de mesa",
-    dealer: "El Dealer ha recuperado tu sitio en la mesa: elige un sitio otra vez",
-    odds_title: "Probabilidad 1º / 2º / 3º", odds_before: "antes de la primera carta", odds_after: "tras la carta {n}",
-    updating: "actualizando", pick_help: "Coge el boleto de arriba de un montón y escanéalo", stack: "Montón",
-    avg: "≈ media", right: "acierto", wrong: "fallo", left: "quedan {n}", empty: "vacío", all: "Todos",
-    refused: "La mesa no lo aceptó. Inténtalo otra vez.", offline: "Sin conexión con la mesa. Inténtalo otra vez.",
-    side_stacks: "SÍ / NO: la apuesta extra", finish: "meta", lane: "carril {n}" },
-};
+// The page's words come from the table: GET /api/words?lang=xx gives the [phone] section of the phrase catalogue
+// (sounds/phrases/<lang>.toml); the page holds no phrase table of its own.
+let T = {}, wordsLang = "", wordsWanted = "";
 const MASCOTS = ["gobbler", "hurley", "dangle", "mum"];
 const KEY = "hotstreak-seat";
 const JOIN = "hotstreak-join";  // the table's join code, from the QR code's URL (?join=) or typed
@@ -82,9 +21,19 @@ const money = (x) => (x < 0 ? "-$" : "$") + Math.abs(x);
 function question(sb) { return (sb.questions || {})[lang] || sb.question; }
 
 function t(key, args) {
-  let s = (T[lang] || T.en)[key] ?? T.en[key] ?? key;
+  let s = T[key] ?? key;
   for (const [k, v] of Object.entries(args || {})) s = s.replace("{" + k + "}", v);
   return s;
+}
+function loadWords(l) {  // the page's words in language l, from the table; the view is drawn again when they come
+  if (wordsWanted === l) return;
+  wordsWanted = l;
+  fetch("/api/words?lang=" + encodeURIComponent(l))
+    .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+    .then((w) => { if (l === lang) { T = w; wordsLang = l; if (view) render(view); } })
+    .catch(() => {  // tried again in a moment
+      if (wordsWanted === l) { wordsWanted = ""; setTimeout(() => { if (view) render(view); }, 2000); }
+    });
 }
 function mine() { try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; } }
 function setMine(v) { v ? localStorage.setItem(KEY, JSON.stringify(v)) : localStorage.removeItem(KEY); }
@@ -179,6 +128,7 @@ function pick(e, what) {
 function render(v) {
   view = v;
   if (v.lang && v.lang !== lang) { lang = v.lang; document.documentElement.lang = lang; }
+  if (wordsLang !== lang) { loadWords(lang); if (!wordsLang) return; }  // drawn once the page has its words
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   $("join-name").placeholder = t("name"); $("rename-name").placeholder = t("name");
   $("join-code").placeholder = t("code"); $("join-key").placeholder = t("join_code");
@@ -239,7 +189,7 @@ function drawSeat(v) {
     }
     $("bet-double").hidden = v.race !== v.double_race;
   } else {
-    const sel = $("join-seat"), want = v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}:${s.locked}`).join("|");
+    const sel = $("join-seat"), want = wordsLang + "|" + v.seats.map((s) => `${s.seat}:${s.claimed}:${s.name}:${s.locked}`).join("|");
     if (sel.dataset.want !== want) {
       const keep = sel.value;
       sel.innerHTML = v.seats.map((s) => `<option value="${s.seat}" ${s.claimed ? "disabled" : ""}>${esc(t("seat", {n: s.seat}))}${s.named ? " · " + esc(s.name) : ""}${s.claimed ? " (" + esc(t("taken")) + ")" : ""}</option>`).join("");
