@@ -208,7 +208,6 @@ def test_headless_demo_plays_the_whole_game(run_cli):
     assert result.stdout.count("Refused") == 2  # the two deliberate mistakes of the sample game
 
 
-@pytest.mark.slow
 def test_a_write_that_waits_on_the_sd_card_keeps_the_screen_lights_and_watchdog_going(tmp_path):
     """An SD card that stalls a write (a slow fsync, a frozen file system): while the journal waits, the sinks
     are drawn and the watchdog pinged, the screen says it is saving, and the input is then accepted as usual.

@@ -47,7 +47,6 @@ def test_undoing_the_final_go_takes_the_game_out_of_history_until_it_finishes_ag
     assert len(table.journal.games()) == 1
 
 
-@pytest.mark.slow
 def test_an_unfinished_game_is_left_out_and_each_game_is_kept_once(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {2: "Bram"})

@@ -272,7 +272,6 @@ def imported_modules(path) -> set[str]:
     return names
 
 
-@pytest.mark.slow
 def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
     from pathlib import Path
     root = Path(__file__).resolve().parents[2] / "companion"

@@ -124,7 +124,6 @@ def test_estimate_agrees_with_pure_engine(case):
     _agree(fast, slow)
 
 
-@pytest.mark.slow
 def test_estimate_is_deterministic_and_chunks_run_on_an_executor():
     a = estimate(FACE_UP_4P, 4, samples=3000, seed=5)
     assert estimate(FACE_UP_4P, 4, samples=3000, rng=np.random.default_rng(5)) == a

@@ -33,7 +33,6 @@ def kiosk(sink):
     return controller, given
 
 
-@pytest.mark.slow
 def test_each_card_gets_a_quick_estimate_then_the_full_one_tagged_with_the_cards_revealed():
     rec = Recorder()
     sink = OddsSink(estimate=rec, background=False)
@@ -51,7 +50,6 @@ def test_each_card_gets_a_quick_estimate_then_the_full_one_tagged_with_the_cards
         sink.close()
 
 
-@pytest.mark.slow
 def test_a_situation_seen_before_is_shown_from_the_cache_at_once():
     rec = Recorder()
     sink = OddsSink(estimate=rec, background=False)
@@ -116,7 +114,6 @@ def test_an_estimate_gives_up_between_passes_when_asked():
         ["HS02"], 4, samples=400, seed=1, chunks=4)
 
 
-@pytest.mark.slow
 def test_while_newer_odds_are_computed_the_view_and_phone_page_say_the_shown_ones_are_stale():
     import json
     import urllib.request

@@ -124,7 +124,6 @@ def test_the_band_is_drawn_while_its_moment_shows_then_the_fold_band_or_nothing(
     assert not np.array_equal(during, plain) and np.array_equal(after, plain)
 
 
-@pytest.mark.slow
 def test_screenshot_names_every_moment_and_keeps_the_old_names(tmp_path):
     from conftest import hotstreak_in_process
     from companion.screen.model import SCREENS

@@ -96,7 +96,6 @@ def test_layout_cells_stay_on_the_page_without_overlap(layout):
         layout.cell(layout.per_page)
 
 
-@pytest.mark.slow
 def test_groups_start_on_a_fresh_sheet_and_skip_leaves_stickers_empty(tmp_path):
     layout = LAYOUTS["a4-3x8"]
     placed = render_pdf(ALL_LABELS, tmp_path / "a.pdf", layout)

@@ -93,7 +93,6 @@ def test_secret_is_kept_beside_the_journal(tmp_path):
     assert (tmp_path / "journal.db.web-key").stat().st_mode & 0o077 == 0
 
 
-@pytest.mark.slow
 def test_claim_rename_and_another_phone_refused():
     with started(LiveTable(), *STANDARD_GAME) as table:
         status, claimed = post(table, "/api/claim", {"seat": 2, "name": "Ann"})
@@ -108,7 +107,6 @@ def test_claim_rename_and_another_phone_refused():
 
 
 @pytest.mark.slow
-@pytest.mark.slow
 def test_claims_and_tokens_survive_a_restart(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db), *STANDARD_GAME) as table:
@@ -120,7 +118,6 @@ def test_claims_and_tokens_survive_a_restart(tmp_path):
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann B", "token": claimed["token"]})[0] == 200
 
 
-@pytest.mark.slow
 def test_the_tables_undo_leaves_a_phones_claim_and_an_empty_name_at_the_kiosk_frees_the_seat():
     with started(LiveTable(), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 3, "name": "Cy"})
@@ -132,7 +129,6 @@ def test_the_tables_undo_leaves_a_phones_claim_and_an_empty_name_at_the_kiosk_fr
         assert post(table, "/api/leave", {"seat": 3, "token": claimed["token"]})[0] == 403
 
 
-@pytest.mark.slow
 def test_leave_frees_the_seat_and_the_old_token():
     with started(LiveTable(), *STANDARD_GAME) as table:
         _, first = post(table, "/api/claim", {"seat": 1, "name": "Ann"})
@@ -164,7 +160,6 @@ def test_bad_requests_are_refused_in_one_line_and_change_nothing(body, status, m
         assert len(table.journal.entries()) == before
 
 
-@pytest.mark.slow
 def test_no_seats_before_the_player_count():
     with LiveTable() as table:
         table.wait_idle()
@@ -172,7 +167,6 @@ def test_no_seats_before_the_player_count():
         assert status == 409 and answer["error"] == "no game yet: seats open once the player count is scanned"
 
 
-@pytest.mark.slow
 def test_open_bets_only_in_the_open_variant_while_betting():
     with started(LiveTable(), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 1, "name": "Ann"})
@@ -181,7 +175,6 @@ def test_open_bets_only_in_the_open_variant_while_betting():
         assert status == 409 and "open variant only" in answer["error"]
 
 
-@pytest.mark.slow
 def test_a_phone_cannot_act_for_another_seat():
     with started(LiveTable(), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 1, "name": "Ann"})
@@ -217,7 +210,6 @@ def test_open_bet_inputs_send_only_what_changes():
     ("http://evil.example", None, "origin 'http://evil.example' is not this table's page"),
     ("http://evil.example:80", "evil.example:80", "host 'evil.example:80' is not this table"),
 ])
-@pytest.mark.slow
 def test_other_origins_cannot_drive_the_table(origin, host, reason):
     with started(LiveTable(), *STANDARD_GAME) as table:
         before = len(table.journal.entries())
@@ -244,7 +236,6 @@ def test_rate_limit_per_client_refills_with_time():
     assert [limit.allow("a"), limit.allow("a")] == [True, False]
 
 
-@pytest.mark.slow
 def test_rate_limited_requests_get_429():
     frozen = RateLimit(rate=0.0, burst=2.0, clock=lambda: 0.0)
     with started(LiveTable(limit=frozen), *STANDARD_GAME) as table:
@@ -252,7 +243,6 @@ def test_rate_limited_requests_get_429():
         assert answers == [400, 400, 429]
 
 
-@pytest.mark.slow
 def test_websocket_from_another_origin_is_closed():
     from websockets.exceptions import ConnectionClosed, InvalidStatus
     from websockets.sync.client import connect
@@ -281,7 +271,6 @@ def test_a_scan_reaches_the_phone_over_the_websocket():
             assert got["last_card"]["code"] == "HS15" and got["revealed"] == 1
 
 
-@pytest.mark.slow
 def test_a_wedged_web_loop_does_not_stall_the_kiosk():
     with started(LiveTable(), *STANDARD_GAME) as table:
         release = threading.Event()
@@ -420,7 +409,6 @@ def test_a_foreign_host_cannot_read_the_view():
         assert (answer["reason"], answer["line"]) == ("request", "That request doesn't work here.")  # words for a phone
 
 
-@pytest.mark.slow
 def test_the_page_loads_the_screens_palette():
     from companion.web.palette import palette_css
     with LiveTable() as table:

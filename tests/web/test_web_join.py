@@ -48,7 +48,6 @@ def served(table: LiveTable) -> str:
 
 
 # ----- the join code ----------------------------------------------------------------------------------------
-@pytest.mark.slow
 def test_a_seat_is_taken_only_with_the_join_code_the_screen_shows_and_nothing_serves():
     with started(LiveTable(limit=FAST), *STANDARD_GAME) as table:
         code = join_of(table)
@@ -71,7 +70,6 @@ def test_a_seat_is_taken_only_with_the_join_code_the_screen_shows_and_nothing_se
         assert status == 403 and answer["need"] == "join"
 
 
-@pytest.mark.slow
 def test_a_restart_keeps_the_join_code_and_status_json_gives_it_with_the_seat_codes(tmp_path, capsys):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
@@ -115,7 +113,6 @@ def test_a_seat_the_dealer_names_or_frees_is_no_longer_the_phones(dealer):
 
 
 # ----- renames that change nothing are not journaled ------------------------------------------------------
-@pytest.mark.slow
 def test_a_rename_to_the_same_name_or_faster_than_a_person_types_is_not_journaled():
     with started(LiveTable(limit=FAST), *STANDARD_GAME) as table:
         _, claimed = post(table, "/api/claim", {"seat": 1, "name": "Zoë"})
@@ -185,7 +182,6 @@ def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
     assert f"phones join at {url}" in text and f"Dora: $10, no tickets (a phone takes it with code {dora})" in text
 
 
-@pytest.mark.slow
 def test_the_same_game_written_to_a_fresh_journal_keeps_its_join_code_until_the_next_game(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME) as table:

@@ -12,7 +12,6 @@ from companion.view.sink import NullSink
 from companion.view.table_view import OddsView, odds_situation
 from webtable import LiveTable
 
-pytestmark = pytest.mark.slow  # serves the real page and stops it (about 0.5 s)
 
 TO_RACE = ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO")  # untracked deck, no bets: race 1 begins
 MUM_WINS = ("HS38", "HS39", "HS37", "HS35", "HS34")             # Mum alone in lane 4 crosses on the 5th card

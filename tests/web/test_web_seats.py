@@ -47,7 +47,6 @@ def test_seats_the_table_named_or_bets_for_need_consent_until_a_phone_holds_them
         consent_code(journal_key(b"s" * 32, "b" * 32), 2, 1) != consent_code(key, 2, 1)  # another journal
 
 
-@pytest.mark.slow
 def test_a_seat_named_at_the_kiosk_is_claimed_from_a_phone_only_with_the_code_on_the_screen():
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:
         code = code_on_screen(table, 3)
@@ -104,7 +103,6 @@ def test_a_journal_moved_aside_voids_every_token_although_entry_ids_start_again(
         assert post(table, "/api/claim", {"seat": 2, "name": "Bea", "token": today["token"]})[0] == 200
 
 
-@pytest.mark.slow
 def test_the_same_game_written_to_a_fresh_journal_keeps_its_phones(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME) as table:
@@ -131,7 +129,6 @@ class Stall(NullSink):
             self.go.wait(10)
 
 
-@pytest.mark.slow
 def test_a_claim_whose_phone_stopped_waiting_is_never_applied(monkeypatch):
     monkeypatch.setattr(web_app, "ANSWER_SECONDS", 0.0)
     stall = Stall()
@@ -149,7 +146,6 @@ def test_a_claim_whose_phone_stopped_waiting_is_never_applied(monkeypatch):
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann"})[0] == 200  # trying again works
 
 
-@pytest.mark.slow
 def test_a_claim_the_kiosk_took_before_the_phone_stopped_waiting_still_gives_the_phone_its_token(monkeypatch):
     taken = threading.Event()
 
@@ -193,7 +189,6 @@ def test_undo_takes_back_the_wrong_card_not_the_phones_rename_made_after_it():
         assert [e.text for e in table.journal.effective()][-1] == "HS-NAME-1:Annie"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("source", ["button", "key"])
 def test_undo_from_a_button_or_the_keyboard_also_skips_the_phone(source):
     with started(LiveTable(limit=FAST), *STANDARD_GAME, "HS-T-HURLEY-1-S") as table:

@@ -13,8 +13,6 @@ from companion.catalogue import LANGUAGES, load_catalogue
 from tests.browser import available, phone_browser
 from webtable import LiveTable
 
-pytestmark = pytest.mark.slow  # every test here serves the real page and stops it
-
 
 def get(table: LiveTable, path: str, host: str | None = None) -> tuple[int, object]:
     request = urllib.request.Request(table.url + path, headers={"Host": host} if host else {})
@@ -42,6 +40,7 @@ def test_the_words_of_each_language_are_served_and_nothing_else():
         assert status == 403 and isinstance(answer, dict) and answer["ok"] is False
 
 
+@pytest.mark.slow  # a real browser: over 1 s
 @pytest.mark.skipif(available() is not None, reason=available() or "")
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_shows_the_catalogue_s_words_in_the_table_s_language(lang, tmp_path):
