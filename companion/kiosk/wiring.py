@@ -1,9 +1,13 @@
 """Assembling the kiosk: config -> journal, hardware, sinks, controller; the main loop with signals,
 sd_notify (READY, WATCHDOG, STATUS) and a clean stop. Used by ``hotstreak run`` and ``hotstreak demo``.
+
+The sinks come from one registry, ``SINKS``: a line a sink, with its name, its factory and the settings it
+reads (the factory sees only those). Adding a sink is its module plus one line there (docs/architecture.md).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -13,14 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.config import Config
+from companion.kiosk.device_sinks import screen_sink, voice_sink
+from companion.kiosk.settings import DeclaredSettings, UndeclaredSetting
 from companion.kiosk.controller import Controller
 from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
-from companion.kiosk.notices import Notice
 from companion.kiosk.recovery import open_journal
-from companion.kiosk.service_setup import attach_service, service_key
+from companion.kiosk.service_setup import attach_service
 from companion.rules import load_deck, load_track
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -28,9 +32,7 @@ from companion.colours import use_colours
 from companion.kiosk.status import StallSink, StatusSink, status_line
 from companion.lights.sink import LightsSink
 from companion.odds.sink import OddsSink
-from companion.screen.sink import ScreenSink
 from companion.view.sink import Sink
-from companion.voice.sink import VoiceSink
 
 log = logging.getLogger(__name__)
 STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see companion.kiosk.status.StallSink)
@@ -165,136 +167,109 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
         log.warning("%s is not working (%s); the table goes on without it", part, why)
     use_colours({m.value: rgb for m, rgb in cfg.colours.items()})  # the screen draws the LEDs' colours
     controller.lights = LightsSink(hw.leds, lane_map, cfg.colours, track)  # drawn first after each input
-    sinks: list[Sink] = [StatusSink(notifier, status)]
-    if console is not None:
-        sinks.append(ConsoleSink(console))
-    from companion.web.start import start_web, wanted
-    serve_web = wanted(cfg, chosen, web) is not None  # raises ValueError naming a bad --web
-    if display != "none" or serve_web:  # its results go back to the controller, into the next view
-        sinks.append(OddsSink(on_odds=controller.odds_ready))
-    stop = threading.Event()
-    with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
-        sinks += _screen_and_voice(cfg, hw, lane_map, chosen, display, audio, prerender, clock, stop,
-                                   status=status, notes=notes, display_timeout=display_timeout,
-                                   submit=lambda text: controller.submit(text, "keyboard"), speech=speech,
-                                   notify=controller.notices.append)
-    page = start_web(cfg, chosen, web, controller.submit, db, limit=web_limit) if serve_web else None
-    if page is not None:  # the phone page, and its address (a QR code on the screen) in the view
-        sink, address = page
-        sinks.append(sink)
-        controller.join_url_source = address
-        controller.seat_codes = sink.codes  # the consent codes the screen shows beside the seats
-        controller.join_code = sink.join    # the join code in the QR code's address and under it
-    sinks.extend(extra_sinks or [])
-    if chosen == "mock" and os.environ.get(STALL_ENV):
-        sinks.append(StallSink(os.environ[STALL_ENV]))
-    controller.sinks.extend(sinks)
+    from companion.web.start import wanted
+    parts = Parts(cfg=cfg, controller=controller, hw=hw, notifier=notifier, lane_map=lane_map, mode=chosen, db=db,
+                  console=console, display=display, audio=audio, prerender=prerender, clock=clock,
+                  stop=threading.Event(),
+                  status=status, notes=notes, display_timeout=display_timeout, speech=speech, web=web,
+                  web_limit=web_limit, serve_web=wanted(cfg, chosen, web) is not None,  # raises on a bad --web
+                  extra=list(extra_sinks or []))
+    controller.sinks.extend(make_sinks(parts, cfg))
     attach_service(controller, cfg, hw, track, deck, clock)  # HS-SERVICE, F2, both buttons held 3 s
-    return Kiosk(controller, hw, notifier, stop)
+    return Kiosk(controller, hw, notifier, parts.stop)
 
 
-def _screen_and_voice(cfg: Config, hw: Any, lane_map: Any, mode: str, display: str, audio: str, prerender: bool,
-                      clock: Callable[[], float], stop: threading.Event, *,
-                      status: Callable[[], dict[str, str]] | None = None, notes: dict[str, str] | None = None,
-                      display_timeout: float = DISPLAY_TIMEOUT,
-                      submit: Callable[[str], Any] | None = None, speech: Any = None,
-                      notify: Callable[[str], Any] | None = None) -> list[Any]:
-    """The screen and voice sinks, each left out (with one log line) when it cannot start. The window's keys
-    press the buttons (u undo, g or space GO) through ``hw.keys``; closing the window sets ``stop``. A
-    screen other than a desktop window gets ``display_timeout`` s to start (in a thread); then the kiosk runs
-    headless and ``notes["screen"]`` says so. In a desktop window the keys go to the screen's name entry first
-    (``n``, a name, Enter: ``submit``); a keyboard scanner's burst there is one scan (``submit`` too), and a code
-    typed there too slowly for a scan is a notice to ``notify`` (the controller's notices)."""
-    sinks: list[Any] = []
-    notes = {} if notes is None else notes
-    status = status or hw.status
-    if display != "none":
+# ----- the sink registry: one line a sink ---------------------------------------------------------------------
+@dataclass
+class Parts:
+    """What a sink's factory may use: the settings its registry line declares (``cfg``), the controller, the
+    hardware, the LED lane map, the resolved hardware mode and ``build``'s options."""
+
+    cfg: Any  # a DeclaredSettings: only the settings the entry says it reads
+    controller: Controller
+    hw: Any
+    notifier: Notifier
+    lane_map: Any
+    mode: str
+    db: str | Path
+    console: TextIO | None
+    display: str
+    audio: str
+    prerender: bool
+    clock: Callable[[], float]
+    stop: threading.Event
+    status: Callable[[], dict[str, str]]
+    notes: dict[str, str]
+    display_timeout: float
+    speech: Any
+    web: str | None
+    web_limit: Any
+    serve_web: bool
+    extra: list[Any]
+
+    def submit(self, text: str) -> Any:
+        """An input typed at the kiosk (a name, a keyboard scanner's code) to the controller."""
+        return self.controller.submit(text, "keyboard")
+
+
+@dataclass(frozen=True)
+class SinkEntry:
+    """One sink of the kiosk: its name, its factory (``Parts`` -> a sink, a list of sinks, or None to leave it
+    out) and the key paths of the settings it reads. A factory that raises is logged once and left out."""
+
+    name: str
+    make: Callable[[Parts], Any]
+    reads: tuple[str, ...] = ()
+
+
+def _web_sink(p: Parts) -> Any:
+    from companion.web.start import start_web
+    if not p.serve_web:
+        return None
+    page = start_web(p.cfg, p.mode, p.web, p.controller.submit, p.db, limit=p.web_limit)
+    if page is None:
+        return None
+    sink, address = page
+    p.controller.join_url_source = address  # the phone page's address: a QR code on the screen
+    p.controller.seat_codes = sink.codes  # the consent codes the screen shows beside the seats
+    p.controller.join_code = sink.join    # the join code in the QR code's address and under it
+    return sink
+
+
+def _stall_sink(p: Parts) -> Any:
+    return StallSink(os.environ[STALL_ENV]) if p.mode == "mock" and os.environ.get(STALL_ENV) else None
+
+
+# The sinks, in the order they get each input. Adding a sink: its module, and one line here (docs/architecture.md).
+SINKS: list[SinkEntry] = [
+    SinkEntry("status", lambda p: StatusSink(p.notifier, p.status)),
+    SinkEntry("console", lambda p: ConsoleSink(p.console) if p.console is not None else None),
+    SinkEntry("odds", lambda p: OddsSink(on_odds=p.controller.odds_ready) if p.display != "none" or p.serve_web
+              else None),  # its results go back to the controller, into the next view
+    SinkEntry("screen", screen_sink, ("display.width", "display.height", "language", "scanner.max_length",
+                                      "scanner.repeat_window")),
+    SinkEntry("voice", voice_sink, ("audio.voice", "audio.effects", "language", "paths.cache")),
+    SinkEntry("web", _web_sink, ("web.enabled", "web.host", "web.port", "web.hosts", "language")),
+    SinkEntry("extra", lambda p: p.extra),  # build(..., extra_sinks=[...])
+    SinkEntry("stall", _stall_sink),  # mock-hardware fault injection
+]
+
+
+def make_sinks(parts: Parts, cfg: Config, entries: list[SinkEntry] | None = None) -> list[Sink]:
+    """The sinks of ``entries`` (default ``SINKS``) in order, each factory given ``parts`` with only the
+    settings of ``cfg`` its entry declares. A factory that raises is logged in one line and left out, but
+    for ValueError (a bad option such as ``--web``) and UndeclaredSetting, which are raised."""
+    sinks: list[Sink] = []
+    for entry in SINKS if entries is None else entries:
         try:
-            from companion.screen.draw import Screen
-            from hardware.display import NullDisplay, open_display
-            kind = display if display != "auto" or mode == "pi" else "window"
-            size = (cfg.width, cfg.height) if cfg.width and cfg.height else None
-            on_key = hw.keys.key if hw.keys is not None else None
-
-            def start() -> Any:
-                return open_display(kind, size, on_key=on_key, on_quit=stop.set)
-            if kind == "window":  # a desktop window opens on the main thread (macOS insists); it does not hang
-                device = start()
-            else:  # KMSDRM can hang in its mode set: never hold READY back for it
-                device = bounded(start, display_timeout,
-                                 f"the {kind} display did not start within {display_timeout:g} s (a hung mode set?)")
-            if isinstance(device, NullDisplay):  # it has logged its one line; the status says it too
-                notes["screen"] = f"not working, headless ({device.reason})"
-            else:
-                preview = hw.leds if mode == "mock" and hasattr(hw.leds, "last") else None
-                screen = Screen(device.surface, display=device)
-                sink = ScreenSink(screen, status=lambda: tuple(f"{k}: {v}" for k, v in status().items()),
-                                  leds=preview, lane_map=lane_map, submit=submit, language=cfg.language,
-                                  keyboard=device.name == "window")
-                if device.name == "window":  # names are typed at a desktop window, not on the Pi's console
-                    device.on_key = sink.window_keys(service_key(hw.keys.key if hw.keys is not None else None, submit))
-                    from hardware.keyburst import BurstDecoder  # a keyboard scanner's code: one scan
-                    device.burst = BurstDecoder(max_length=cfg.max_length, repeat_window=cfg.repeat_window,
-                                                typing=lambda: sink.entry.active)
-                    device.on_scan = submit
-                    if notify is not None:
-                        device.on_slow = lambda text: notify(Notice(
-                            f"{text!r} was typed too slowly for a scan: use the scanner, or n to name a seat",
-                            "typed-slowly"))
-                sinks.append(sink)
-        except Exception as exc:  # noqa: BLE001 - a broken display must not stop the race
-            log.warning("no screen (%s); the kiosk runs headless, the race goes on without it", exc)
-            notes["screen"] = f"not working, headless ({exc})"
-    if audio != "none" and (cfg.voice or cfg.effects):
-        try:
-            import random
-
-            from companion.call.caller import Caller
-            from companion.call.words import sounds_dir
-            from companion.voice.speech import Voice, VoiceCache
-            from hardware.audio import open_audio
-            sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
-            caller = Caller(cfg.language, random.Random())
-            if speech is None:
-                voice = Voice(sound, caller.voice, clock, VoiceCache(cfg.cache / "voice"))
-            else:  # tests: their renderer, in the frame
-                voice = Voice(sound, caller.voice, clock, speech, background=False)
-            if not cfg.voice:
-                voice.enabled = False
-            elif prerender and voice.enabled:
-                voice.prerender(caller.announcer.fixed_lines())
-            sinks.append(VoiceSink(caller, voice, sound, effects=cfg.effects))
-        except Exception as exc:  # noqa: BLE001
-            log.warning("no voice (%s); the race goes on without it", exc)
+            made = entry.make(dataclasses.replace(parts, cfg=DeclaredSettings(cfg, entry.name, entry.reads)))
+        except (ValueError, UndeclaredSetting):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a sink that cannot start must not stop the race
+            log.warning("no %s (%s); the race goes on without it", entry.name, exc)
+            continue
+        sinks += made if isinstance(made, list) else [] if made is None else [made]
     return sinks
-
-
-def bounded(start: Callable[[], Any], timeout: float, late: str) -> Any:
-    """``start()`` run in a thread; its result, or RuntimeError(``late``) when it takes over ``timeout`` s (the
-    thread is left behind as a daemon; what it returns late is closed). Errors of ``start`` are raised."""
-    box: dict[str, Any] = {}
-    done = threading.Event()
-    abandoned = threading.Event()
-
-    def run() -> None:
-        try:
-            box["value"] = start()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            box["error"] = exc
-        done.set()
-        if abandoned.is_set() and "value" in box and hasattr(box["value"], "close"):
-            try:
-                box["value"].close()
-            except Exception:  # noqa: BLE001
-                pass
-
-    threading.Thread(target=run, name="start-up", daemon=True).start()
-    if not done.wait(timeout):
-        abandoned.set()
-        raise RuntimeError(late)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def install_signal_handlers(kiosk: Kiosk) -> None:
