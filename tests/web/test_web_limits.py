@@ -155,6 +155,7 @@ def test_a_connection_that_sends_nothing_is_closed():
         assert read_until_closed(sock) == b""
 
 
+@pytest.mark.slow  # waits out real deadlines
 def test_a_request_head_sent_slowly_is_closed():
     with serving(head_seconds=0.3) as server, connect(server) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # a slowloris: headers never end
@@ -162,6 +163,7 @@ def test_a_request_head_sent_slowly_is_closed():
         assert read_until_closed(sock) == b""
 
 
+@pytest.mark.slow  # waits out real deadlines
 def test_after_a_response_the_next_head_has_the_same_deadline():
     with serving(head_seconds=0.3, keep_alive_seconds=60) as server, connect(server) as sock:
         sock.sendall(request_head(server, "GET", "/api/view"))
@@ -392,6 +394,7 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text
 BODIES = st.dictionaries(st.sampled_from(["seat", "name", "token", "mascot", "answer", "double"]), VALUES, max_size=6)
 
 
+@pytest.mark.slow  # waits out real deadlines: 1.4 s with two busy loops
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=BODIES, path=st.sampled_from(PATHS), owner=st.booleans())
 def test_no_request_body_gives_a_5xx(betting_table, body, path, owner):
