@@ -87,7 +87,9 @@ def _call(handler: Callable[..., Any] | None, name: str | None) -> None:
 
 
 class Buttons(Device):
-    """Buttons on GPIO pins (``pins``: name -> BCM number), each a gpiozero ``Button(pin, pull_up=True)``.
+    """Buttons on GPIO pins (``pins``: name -> BCM number), each a gpiozero ``DigitalInputDevice(pin,
+    pull_up=True)`` (a ``Button`` less its hold thread, which wakes 10 times a second per button; the chord's hold
+    is timed here).
 
     ``on_press(name)`` is called (on gpiozero's thread) for each accepted press; a press within ``debounce``
     seconds of the last accepted press of the same button is dropped. ``pin_factory`` is passed to gpiozero
@@ -119,13 +121,13 @@ class Buttons(Device):
         self._held: dict[str, float] = {}   # chord mode: button -> when its accepted press began
         self._chorded: set[str] = set()     # ... the buttons of a chord now held
         self._chord_at: float | None = None  # ... when every button was held together
-        from gpiozero import Button  # lazy: gpiozero picks its pin backend on first use
+        from gpiozero import DigitalInputDevice  # lazy: gpiozero picks its pin backend on first use
         self._devices: dict[str, Any] = {}
         try:
             for name, pin in pins.items():
-                device = Button(pin, pull_up=True, pin_factory=pin_factory)
-                device.when_pressed = self._handler(name)
-                device.when_released = self._release_handler(name)
+                device = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
+                device.when_activated = self._handler(name)
+                device.when_deactivated = self._release_handler(name)
                 self._devices[name] = device
         except Exception:
             self.close()

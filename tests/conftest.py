@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import resource
@@ -81,20 +82,8 @@ def _children_cpu() -> float:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item):
-    with _waiting(item, "setup"):
-        return (yield)
-
-
-@pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
-    with _waiting(item, "call"):
-        return (yield)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item, nextitem):
-    with _waiting(item, "teardown"):
+    with _waiting(item, "call"):  # only the call is checked against UNMARKED_LIMIT (set-up and tear-down: wall time)
         return (yield)
 
 
@@ -140,6 +129,29 @@ _CHILDREN = pytest.StashKey[float]()  # the child processes' CPU seconds when th
 _FAILED = pytest.StashKey[bool]()  # a phase failed or was skipped
 
 
+_HOMES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _kiosks_closed(monkeypatch):
+    """Every kiosk a test builds is closed when the test ends, closed by the test or not: an open one keeps its
+    threads (gpiozero polls each button's hold 10 times a second; the journal's writer), and a few hundred of
+    them left behind slowed every later test (docs/bench.md)."""
+    from companion.kiosk.wiring import Kiosk
+    built: list[Kiosk] = []
+    made = Kiosk.__init__
+
+    def recorded(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        built.append(self)
+
+    monkeypatch.setattr(Kiosk, "__init__", recorded)
+    yield
+    for kiosk in built:
+        if not kiosk.closed:
+            kiosk.close()
+
+
 @pytest.fixture(autouse=True)
 def _no_default_config(monkeypatch, tmp_path_factory):
     """Every test starts with no config file at the default location (companion/kiosk/config_path.py): a
@@ -147,7 +159,9 @@ def _no_default_config(monkeypatch, tmp_path_factory):
     /etc/hotstreak/config.toml is never read in process, and a calibration saved by one test is never read by
     the next. A test that wants one sets these itself. (A test's `hotstreak` subprocess would still read a real
     /etc/hotstreak/config.toml: run the tests where the service is not installed.)"""
-    home = tmp_path_factory.mktemp("config-home", numbered=True)
+    # A folder of its own that does not exist yet (what saves a config makes its folder): not mktemp, which lists
+    # every earlier one, and no folder a test to delete when the session ends.
+    home = tmp_path_factory.getbasetemp() / "config-homes" / str(next(_HOMES))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
     monkeypatch.delenv("CONFIGURATION_DIRECTORY", raising=False)
     monkeypatch.setattr("companion.kiosk.config_path.SYSTEM", home / "no-system-config.toml")

@@ -26,6 +26,7 @@ from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
 from companion.kiosk.service_setup import attach_service
 from companion.rules import load_deck, load_track
+from companion.rules.mascots import MASCOTS
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
 from companion.colours import use_colours
@@ -49,6 +50,7 @@ class Kiosk:
     stop: threading.Event = field(default_factory=threading.Event)
     lock: Any = None  # companion.kiosk.lock.KioskLock: this kiosk's hold on its journal, let go at close
     stopped_by: int | None = None  # the signal that ended the main loop (SIGINT: `run` exits 130)
+    closed: bool = False  # close() has run: a second close does nothing
 
     def run_forever(self, frame_interval: float = 1 / 30, until: Callable[[], bool] | None = None) -> None:
         """Start the devices, say READY, loop until ``stop`` (or ``until()``), then close everything."""
@@ -65,6 +67,10 @@ class Kiosk:
             self.close()
 
     def close(self) -> None:
+        """Stop the devices, close the sinks and the journal, let go of the lock; once (a second call does nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         try:
             self.hardware.close()  # scanner stopped within 2 s, every pixel off
         finally:
@@ -166,14 +172,13 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     for part, why in hw.degraded.items():
         log.warning("%s is not working (%s); the table goes on without it", part, why)
     use_colours({m.value: rgb for m, rgb in cfg.colours.items()})  # the screen draws the LEDs' colours
-    controller.lights = LightsSink(hw.leds, lane_map, cfg.colours, track)  # drawn first after each input
     from companion.web.start import wanted
     parts = Parts(cfg=cfg, controller=controller, hw=hw, notifier=notifier, lane_map=lane_map, mode=chosen, db=db,
                   console=console, display=display, audio=audio, prerender=prerender, clock=clock,
                   stop=threading.Event(),
                   status=status, notes=notes, display_timeout=display_timeout, speech=speech, web=web,
                   web_limit=web_limit, serve_web=wanted(cfg, chosen, web) is not None,  # raises on a bad --web
-                  extra=list(extra_sinks or []))
+                  extra=list(extra_sinks or []), track=track)
     controller.sinks.extend(make_sinks(parts, cfg))
     attach_service(controller, cfg, hw, track, deck, clock)  # HS-SERVICE, F2, both buttons held 3 s
     return Kiosk(controller, hw, notifier, parts.stop)
@@ -206,6 +211,7 @@ class Parts:
     web_limit: Any
     serve_web: bool
     extra: list[Any]
+    track: Any  # companion.rules.track.Track: the track the table plays on
 
     def submit(self, text: str) -> Any:
         """An input typed at the kiosk (a name, a keyboard scanner's code) to the controller."""
@@ -220,6 +226,7 @@ class SinkEntry:
     name: str
     make: Callable[[Parts], Any]
     reads: tuple[str, ...] = ()
+    first: bool = False  # the LED strip: drawn first and at once after each input, dark in the service mode
 
 
 def _web_sink(p: Parts) -> Any:
@@ -236,12 +243,17 @@ def _web_sink(p: Parts) -> Any:
     return sink
 
 
+def _lights_sink(p: Parts) -> Any:
+    return LightsSink(p.hw.leds, p.lane_map, p.cfg.colours, p.track)
+
+
 def _stall_sink(p: Parts) -> Any:
     return StallSink(os.environ[STALL_ENV]) if p.mode == "mock" and os.environ.get(STALL_ENV) else None
 
 
 # The sinks, in the order they get each input. Adding a sink: its module, and one line here (docs/architecture.md).
 SINKS: list[SinkEntry] = [
+    SinkEntry("lights", _lights_sink, tuple(f"colours.{m.value}" for m in MASCOTS), first=True),  # drawn first
     SinkEntry("status", lambda p: StatusSink(p.notifier, p.status)),
     SinkEntry("console", lambda p: ConsoleSink(p.console) if p.console is not None else None),
     SinkEntry("odds", lambda p: OddsSink(on_odds=p.controller.odds_ready) if p.display != "none" or p.serve_web
@@ -257,7 +269,8 @@ SINKS: list[SinkEntry] = [
 
 def make_sinks(parts: Parts, cfg: Config, entries: list[SinkEntry] | None = None) -> list[Sink]:
     """The sinks of ``entries`` (default ``SINKS``) in order, each factory given ``parts`` with only the
-    settings of ``cfg`` its entry declares. A factory that raises is logged in one line and left out, but
+    settings of ``cfg`` its entry declares; the sink of an entry marked ``first`` becomes the controller's ``lights``
+    (drawn before the others, at once). A factory that raises is logged in one line and left out, but
     for ValueError (a bad option such as ``--web``) and UndeclaredSetting, which are raised."""
     sinks: list[Sink] = []
     for entry in SINKS if entries is None else entries:
@@ -267,6 +280,9 @@ def make_sinks(parts: Parts, cfg: Config, entries: list[SinkEntry] | None = None
             raise
         except Exception as exc:  # noqa: BLE001 - a sink that cannot start must not stop the race
             log.warning("no %s (%s); the race goes on without it", entry.name, exc)
+            continue
+        if entry.first:  # the controller's lights: not in the list of sinks
+            parts.controller.lights = made
             continue
         sinks += made if isinstance(made, list) else [] if made is None else [made]
     return sinks

@@ -26,6 +26,13 @@ if TYPE_CHECKING:
     import pygame
 
 Point = tuple[float, float]
+
+# pygame's default font at each size, and rendered texts (at most 1,500, then all dropped): kept for the process, as a
+# process draws on one screen at a time and the same words again and again (a new screen, the panel's second page or
+# a test's, starts warm). Never changed after they are made: the screens only blit them.
+_FONTS: dict[int, "pygame.font.Font"] = {}
+_TEXTS: dict[tuple[str, int, RGB], "pygame.Surface"] = {}
+_CAP_RATIO: list[float] = []  # the default font's capital height over its size, measured once
 """``(x, y)`` in pixels."""
 
 
@@ -101,11 +108,12 @@ class Widgets:
         self.boxes: list[TextBox] | None = None   # the measuring hook: a list to record text boxes in, or None
         self.layer = "screen"
         self.layout: Layout | None = None   # the frame's layout: its size class sets the smallest text
-        self._fonts: dict[int, pygame.font.Font] = {}
-        self._texts: dict[tuple[str, int, RGB], pygame.Surface] = {}
+        self._fonts, self._texts = _FONTS, _TEXTS  # shared by every screen of the process (see below)
         self.drawn_texts: list[str] = []  # every text drawn in the current frame, in order (tests read it)
-        probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
-        self._cap_ratio = probe.h / 200.0
+        if not _CAP_RATIO:
+            probe = pygame.font.Font(None, 200).render("H", True, (255, 255, 255)).get_bounding_rect()
+            _CAP_RATIO.append(probe.h / 200.0)
+        self._cap_ratio = _CAP_RATIO[0]
 
     # --- text ---
     def w(self, key: str, **values: object) -> str:

@@ -122,7 +122,7 @@ class WebServer:
                                 h11_max_incomplete_event_size=limits.max_head,
                                 limit_concurrency=limits.total + 16,  # a backstop: the gate refuses first
                                 timeout_graceful_shutdown=1)
-        self._server = uvicorn.Server(config)
+        self._server = _server_class(uvicorn.Server)(config)
 
         def serve() -> None:
             with asyncio.Runner() as runner:  # on leaving, the connections' tasks are cancelled and awaited
@@ -147,6 +147,38 @@ class WebServer:
         """Stop serving and wait up to ``timeout`` s for the thread."""
         if self._server is not None:
             self._server.should_exit = True
+            if self.loop is not None and not self.loop.is_closed():
+                try:
+                    self.loop.call_soon_threadsafe(self._server.wake)  # at once, not at uvicorn's next 0.1 s tick
+                except RuntimeError:
+                    pass  # the loop closed meanwhile: the server has stopped
         if self._thread is not None:
             self._thread.join(timeout)
         self.sock.close()
+
+
+def _server_class(base: type) -> type:
+    """uvicorn's ``Server`` whose main loop can be woken: uvicorn looks at ``should_exit`` every 0.1 s, so each
+    stop of the page (the kiosk's close, every web test) waited up to that long; ``wake()`` (on the server's loop)
+    ends the wait at once. The ticks are uvicorn's own (``on_tick``: the date header, the exit check)."""
+
+    class WakeableServer(base):  # type: ignore[misc, valid-type]
+        _woken: asyncio.Event | None = None
+
+        async def main_loop(self) -> None:
+            self._woken = asyncio.Event()
+            counter = 0
+            should_exit = await self.on_tick(counter)
+            while not should_exit:
+                counter = (counter + 1) % 864000
+                try:
+                    await asyncio.wait_for(self._woken.wait(), 0.1)
+                except TimeoutError:
+                    pass
+                should_exit = await self.on_tick(counter)
+
+        def wake(self) -> None:
+            if self._woken is not None:
+                self._woken.set()
+
+    return WakeableServer

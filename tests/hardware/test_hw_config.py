@@ -77,7 +77,7 @@ def test_gpiozero_without_a_pin_library_is_told_apart_from_gpiozero_missing(monk
             raise BadPinFactory("Unable to load any default pin factory!")
 
     fake = types.ModuleType("gpiozero")
-    fake.Button = NoPins
+    fake.DigitalInputDevice = NoPins
     monkeypatch.setitem(sys.modules, "gpiozero", fake)
     model = tmp_path / "model"
     model.write_bytes(b"Raspberry Pi 4 Model B\0")

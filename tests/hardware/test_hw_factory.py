@@ -96,7 +96,7 @@ def test_pi_mode_degrades_each_failing_part_and_logs_once(model, monkeypatch, ca
             raise RuntimeError("Failed to add edge detection")
 
     fake_gpiozero = types.ModuleType("gpiozero")
-    fake_gpiozero.Button = BrokenButton
+    fake_gpiozero.DigitalInputDevice = BrokenButton
     monkeypatch.setitem(sys.modules, "gpiozero", fake_gpiozero)
     with caplog.at_level(logging.WARNING):
         hw = make_hardware("pi", scanner_port="/dev/does-not-exist-hotstreak", on_line=print, on_button=print,

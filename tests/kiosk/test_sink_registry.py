@@ -108,3 +108,18 @@ def test_the_screen_voice_and_phone_page_start_with_only_the_settings_they_decla
         names = {type(s).__name__ for s in kit.controller.sinks}
         assert {"StatusSink", "ScreenSink", "VoiceSink", "WebSink"} <= names, names
         assert kit.url is not None
+
+
+def test_every_sink_of_the_table_has_its_registry_line_the_led_strip_first():
+    """The LED strip is wired by its line in SINKS like every sink: the line marked first, reading the lane
+    colours it declares, becomes the controller's lights (drawn before the others)."""
+    from companion.kiosk.wiring import SINKS
+    from companion.lights.sink import LightsSink
+    from companion.rules.mascots import MASCOTS
+    from tablekit import TableKit
+
+    assert [e.name for e in SINKS if e.first] == ["lights"] and SINKS[0].first
+    assert set(SINKS[0].reads) == {f"colours.{m.value}" for m in MASCOTS}
+    with TableKit() as kit:
+        assert isinstance(kit.controller.lights, LightsSink)
+        assert not any(isinstance(s, LightsSink) for s in kit.controller.sinks)

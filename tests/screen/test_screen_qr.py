@@ -23,7 +23,7 @@ def _decode(surface) -> list[str]:
     import pygame
     w, h = surface.get_size()
     grey = pygame.image.tobytes(surface, "RGB")
-    pixels = bytes(grey[i] for i in range(0, len(grey), 3))
+    pixels = grey[::3]  # the red channel: black and white modules are grey
     return [r.data.decode() for r in decode((pixels, w, h), symbols=[ZBarSymbol.QRCODE])]
 
 
