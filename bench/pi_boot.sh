@@ -179,7 +179,7 @@ boot_and_check() {
         -device "virtio-gpu-pci,xres=$width,yres=$height" \
         -monitor "unix:$CACHE/monitor.sock,server=on,wait=off" -pidfile "$CACHE/qemu.pid" \
         -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$WEB_PORT-:8080,hostfwd=tcp:127.0.0.1:$HANDSHAKE_PORT-:8099" \
-        -device virtio-net-pci,netdev=net0 \
+        -device virtio-net-pci,netdev=net0,romfile= \
         -chardev "socket,id=scan,path=$CACHE/scanner.sock,server=on,wait=off" -device qemu-xhci \
         -device usb-serial,chardev=scan -no-reboot &
     qemu_pid=$!

@@ -218,7 +218,7 @@ class Caller:
         """0-based seat -> its one name from ``table.seat_name`` (the view's), or "Seat N" in this language when
         unnamed."""
         def name(seat: int) -> str:
-            unnamed = str(self.announcer.catalogue.words.get("seat", "Seat {n}")).format(n=seat + 1)
+            unnamed = str(self.announcer.catalogue.words["seat"]).format(n=seat + 1)
             return str(table.seat_name(seat, unnamed)) if hasattr(table, "seat_name") else unnamed
         return name
 

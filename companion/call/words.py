@@ -153,7 +153,7 @@ def localise(fields: Fields, cat: Catalogue, names: Names | None = None) -> dict
     seat = fields.get("seat")
     if isinstance(seat, int) and not isinstance(seat, bool) and "name" not in fields:  # a phone may send any value
         given = names(seat - 1) if names is not None else ""
-        out["name"] = given or cat.words.get("seat", "Seat {n}").format(n=seat)
+        out["name"] = given or cat.words["seat"].format(n=seat)
     for k, v in fields.items():
         if k == "place" and isinstance(v, int):
             v = cat.places.get(v, str(v))

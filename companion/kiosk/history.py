@@ -178,7 +178,9 @@ def standings(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def seat_label(seat: dict[str, Any]) -> str:
-    return seat.get("name") or f"Seat {seat.get('seat')}"
+    """A summary's seat by its name, else the English name of an unnamed seat ("Seat 3")."""
+    from companion.view.table_view import english_seat_word
+    return str(seat.get("name") or english_seat_word().format(n=seat.get("seat")))
 
 
 def history_dict(journal: Journal, limit: int = 10) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from companion.rules.events import Event
 from companion.rules.table import Table
 from companion.rules.track import Track
 from companion.view.status import status_dict as view_status
-from companion.view.table_view import SEAT_WORD, build
+from companion.view.table_view import build
 
 __all__ = ["Result", "refused", "replay", "status_dict", "table_words"]
 
@@ -61,7 +61,7 @@ def table_words(language: str) -> tuple[str, Callable[..., list[str]], Callable[
     """The unnamed seat's name, the printed race call (English, for the console) and the screen's call panel
     lines in ``language`` (words only: no card notation or label codes)."""
     from companion.call import racecall, screencall, words
-    seat_word = SEAT_WORD if language == "en" else str(words.load_catalogue(language).words.get("seat", SEAT_WORD))
+    seat_word = str(words.load_catalogue(language).words["seat"])
 
     def local(events: Sequence[Event], names: Callable[[int], str], deck: Deck | None = None) -> list[str]:
         return screencall.lines(events, language, names, deck)

@@ -58,7 +58,6 @@ class SeatNamed(Event):
 
 
 NEW_GAME = Phase.NEW_GAME
-SEAT_WORD = "Seat {n}"
 STANDARD_MAX = 8  # the standard game's data seats 2..8; from 9 players the open variant is the only one
 
 
@@ -141,10 +140,10 @@ class Table:
             self.game.names.pop(code.seat - 1, None)
         return [SeatNamed(code.seat, code.name)]
 
-    def seat_name(self, seat: int) -> str:
-        """The name of 0-based ``seat``: typed at the table, else ``default_names[seat]``, else "Seat N"
-        (1-based; :func:`seat_name`)."""
-        return seat_name(seat, self.game.names if self.game is not None else {}, self.default_names)[0]
+    def seat_name(self, seat: int, seat_word: str) -> str:
+        """The name of 0-based ``seat``: typed at the table, else ``default_names[seat]``, else ``seat_word`` with
+        ``{n}`` the 1-based seat (the words' own, such as "Seat {n}": :func:`seat_name`)."""
+        return seat_name(seat, self.game.names if self.game is not None else {}, self.default_names, seat_word)[0]
 
     def _just_begun(self) -> bool:
         game = self.game
@@ -194,8 +193,7 @@ class Table:
                                code=f"HS-PLAYERS-{players}", players=players) from None
 
 
-def seat_name(seat: int, typed: Mapping[int, str], names: Sequence[str],
-              seat_word: str = SEAT_WORD) -> tuple[str, bool]:
+def seat_name(seat: int, typed: Mapping[int, str], names: Sequence[str], seat_word: str) -> tuple[str, bool]:
     """The one resolution of a seat's name: 0-based ``seat`` -> ``(name, named)``: ``typed[seat]`` (typed at the
     table), else ``names[seat]`` (the config's, stripped), else ``seat_word`` with ``{n}`` the 1-based seat
     (``named`` False)."""

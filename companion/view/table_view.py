@@ -40,7 +40,7 @@ from companion.rules.phases import Phase, Variant
 from companion.rules.race import Race, default_track
 from companion.rules.setup import SetupFigures
 from companion.rules.sidebets import SideBetCard
-from companion.rules.table import SEAT_WORD, seat_name
+from companion.rules.table import seat_name
 from companion.rules.track import Track
 from companion.view import money
 from companion.view.money import PotShare, StackOffer, TicketMoney
@@ -194,7 +194,7 @@ class TableView:
     input: InputView | None = None
     journaled: tuple[Journaled, ...] = ()
     form: str | None = None
-    seat_word: str = SEAT_WORD
+    seat_word: str = field(default_factory=lambda: english_seat_word())
     journal_identity: str | None = None  # the journal's own random id (Journal.identity); None: none known
     seat_codes: Mapping[int, str] = field(default_factory=dict)  # 1-based seat -> the phone's consent code
     service: Any = None  # companion.service.page.ServicePage while the service mode is on, else None
@@ -305,16 +305,23 @@ def _game_facts(game: "Game") -> GameFacts:
         open_bets=_frozen(game.book.bets), deck=game.deck, track=game.track)
 
 
-def build(table: "Table", *, names: Sequence[str] = (), seat_word: str = SEAT_WORD, odds: OddsView | None = None,
+def english_seat_word() -> str:
+    """The English name of an unnamed seat (``{n}``: 1-based), from the phrase catalogue's ``[words] seat``."""
+    from companion.catalogue import load_catalogue
+    return str(load_catalogue("en").words["seat"])
+
+
+def build(table: "Table", *, names: Sequence[str] = (), seat_word: str | None = None, odds: OddsView | None = None,
           join_url: str | None = None, call: Sequence[str] = (), lines: Sequence[str] | None = None,
           input: InputView | None = None, form: str | None = None,
           journaled: Sequence[Journaled] = ()) -> TableView:
     """The view of ``table`` now. ``names`` are the config's player names by 0-based seat; ``seat_word`` the
-    name of an unnamed seat (``{n}``: 1-based); ``odds`` the latest odds (dropped in the phases without odds);
+    name of an unnamed seat (``{n}``: 1-based; default the English one); ``odds`` the latest odds (dropped in the phases without odds);
     ``call`` the printed race call lines of the input just handled and ``lines`` the same in the table's
     language (default: ``call``); ``journaled`` the current game's journaled inputs."""
     phase = table.phase
     game = table.game
+    seat_word = english_seat_word() if seat_word is None else seat_word
     track = (game.track if game is not None else table.track) or default_track()
     deck = game.deck if game is not None else table.deck
     common: dict[str, Any] = dict(
@@ -377,5 +384,5 @@ def odds_situation(view: TableView) -> OddsSituation | None:
 
 
 __all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "PotShare", "SeatView",
-           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "SEAT_WORD", "build",
+           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "build", "english_seat_word",
            "odds_situation", "seat_name"]

@@ -28,7 +28,7 @@ def _seat_words() -> re.Pattern[str]:
     from companion.call.words import LANGUAGES, load_catalogue
     words = {"seat"}
     for lang in LANGUAGES:
-        template = str(load_catalogue(lang).words.get("seat", "Seat {n}"))
+        template = str(load_catalogue(lang).words["seat"])
         words.add(folded(template.replace("{n}", "")))
     return re.compile(rf"(?:{'|'.join(sorted(re.escape(w) for w in words if w))})\s*\d*")
 

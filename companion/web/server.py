@@ -162,7 +162,7 @@ def _server_class(base: type) -> type:
     stop of the page (the kiosk's close, every web test) waited up to that long; ``wake()`` (on the server's loop)
     ends the wait at once. The ticks are uvicorn's own (``on_tick``: the date header, the exit check)."""
 
-    class WakeableServer(base):  # type: ignore[misc, valid-type]
+    class WakeableServer(base):  # type: ignore[misc]
         _woken: asyncio.Event | None = None
 
         async def main_loop(self) -> None:

@@ -81,7 +81,7 @@ def table_view(view: Any, *, odds: Odds | None = None, call: tuple[str, ...] = (
                                          for lang in LANGUAGES}}
     drafter = game.current_drafter
     out["whose_pick"] = None if drafter is None else drafter + 1
-    out["seats"] = [{"seat": s.seat + 1, "name": view.seat_name(s.seat, f"Seat {s.seat + 1}"), "named": s.named,
+    out["seats"] = [{"seat": s.seat + 1, "name": view.seat_name(s.seat), "named": s.named,
                      "claimed": (s.seat + 1) in claims, "money": s.money,
                      "tickets": [_ticket(t, odds) for t in view.tickets.get(s.seat, ())],
                      "bet": _open_bet(game.open_bets[s.seat], view.pots[s.seat], odds)

@@ -106,7 +106,7 @@ def test_same_as_naming_nothing_is_refused_naming_the_entry(edited_catalogue):
 def test_every_output_reads_the_one_catalogue():
     en = load_catalogue("en")
     assert racecall.PRINTED.phrases == {k: (v,) for k, v in en.console.items()}
-    assert racecall.PRINTED.words == en.console_words
+    assert racecall.PRINTED.words == {"seat": en.words["seat"], **en.console_words}  # an unnamed seat: [words]
     assert {lang: load_catalogue(lang).screen_words for lang in LANGUAGES} == screen_words.WORDS
     assert {lang: load_catalogue(lang).service for lang in LANGUAGES} == service_words.WORDS
     assert words.phrase("refused-unknown", "nl") == load_catalogue("nl").shown["refused-unknown"]

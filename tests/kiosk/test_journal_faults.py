@@ -12,7 +12,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -185,9 +187,11 @@ def test_a_root_owned_journal_under_the_service_user_refuses_with_a_clear_proble
     folder.mkdir()
     playing(folder / "journal.db").journal.close()
     if os.getuid() == 0:  # a real other user: nobody
-        os.chmod(tmp_path, 0o755)
-        os.chmod(tmp_path.parent, 0o755)
-        os.chmod(tmp_path.parent.parent, 0o755)
+        top = Path(tempfile.gettempdir()).resolve()
+        for folder_up in (tmp_path, *tmp_path.parents):  # nobody may walk down to it (pytest's folders are 0700)
+            if folder_up == top or top not in folder_up.parents:
+                break
+            os.chmod(folder_up, 0o755)
         user = ["65534"]
     else:
         os.chmod(folder / "journal.db", 0o444)

@@ -102,7 +102,6 @@ def test_every_registry_line_names_real_settings_and_a_unique_name():
     assert len({entry.name for entry in SINKS}) == len(SINKS)
 
 
-@pytest.mark.slow
 def test_the_screen_voice_and_phone_page_start_with_only_the_settings_they_declare():
     with TableKit(screen=True, web="127.0.0.1:0") as kit:
         names = {type(s).__name__ for s in kit.controller.sinks}

@@ -160,7 +160,7 @@ def test_the_variant_can_be_changed_right_after_the_count_but_not_once_setup_has
     table = table_with(4, "HS-NAME-2:Bo")
     events = table.apply("HS-OPEN")
     assert [e.type for e in events] == ["variant_chosen", "players_set"]
-    assert table.game.variant is Variant.OPEN and table.seat_name(1) == "Bo"
+    assert table.game.variant is Variant.OPEN and table.seat_name(1, "Seat {n}") == "Bo"
     refused(table, "HS-OPEN", "already")
     table.apply("HS-STANDARD")
     assert table.game.variant is Variant.STANDARD and table.game.money == [10] * 4

@@ -23,30 +23,30 @@ def test_names_belong_to_seats_of_this_game():
         table.apply("HS-NAME-1:Ann")            # no game yet
     table.apply("HS-PLAYERS-3")
     assert table.apply("HS-NAME-2:Ann") == [SeatNamed(2, "Ann")]
-    assert table.seat_name(1) == "Ann" and table.seat_name(0) == "Seat 1"
+    assert table.seat_name(1, "Seat {n}") == "Ann" and table.seat_name(0, "Seat {n}") == "Seat 1"
     with pytest.raises(RefusedError, match="seat 4"):
         table.apply("HS-NAME-4:Bo")
     table.apply("HS-NAME-2:")
-    assert table.seat_name(1) == "Seat 2"
+    assert table.seat_name(1, "Seat {n}") == "Seat 2"
 
 
 def test_config_names_stand_until_a_name_is_typed():
     table = Table()
     table.default_names = ("Ann", "", "Cleo")
     table.apply("HS-PLAYERS-3")
-    assert [table.seat_name(s) for s in range(3)] == ["Ann", "Seat 2", "Cleo"]
+    assert [table.seat_name(s, "Seat {n}") for s in range(3)] == ["Ann", "Seat 2", "Cleo"]
     table.apply("HS-NAME-1:Annie")
-    assert table.seat_name(0) == "Annie"
+    assert table.seat_name(0, "Seat {n}") == "Annie"
 
 
 def test_the_controller_gives_its_tables_the_config_names(tmp_path):
     from tablekit import TableKit
     with TableKit(tmp_path / "j.db", config='[players]\nnames = ["Ann", "Bo"]\n') as table:
         table.scan("HS-NEW", "HS-PLAYERS-2")
-        assert table.controller.table.seat_name(1) == "Bo"
+        assert table.controller.view.seat_name(1) == "Bo"
         table.press("undo")
         table.scan("HS-PLAYERS-2")                  # an undo rebuilds the table from the journal
-        assert table.controller.table.seat_name(0) == "Ann"
+        assert table.controller.view.seat_name(0) == "Ann"
 
 
 @pytest.mark.parametrize("name", ["HS-GO", "hs15", "HS-T-MUM-1-S"])

@@ -97,11 +97,11 @@ def test_claim_rename_and_another_phone_refused():
     with started(LiveTable(), *STANDARD_GAME) as table:
         status, claimed = post(table, "/api/claim", {"seat": 2, "name": "Ann"})
         assert status == 200 and claimed["seat"] == 2
-        assert table.controller.table.seat_name(1) == "Ann"
+        assert table.controller.view.seat_name(1) == "Ann"
         status, answer = post(table, "/api/claim", {"seat": 2, "name": "Mallory"})
         assert status == 403 and answer["error"] == "seat 2 is not yours (expected the phone that claimed seat 2)"
         status, _ = post(table, "/api/claim", {"seat": 2, "name": "Annie", "token": claimed["token"]})
-        assert status == 200 and table.controller.table.seat_name(1) == "Annie"
+        assert status == 200 and table.controller.view.seat_name(1) == "Annie"
         seats = view(table)["seats"]
         assert [(s["name"], s["claimed"]) for s in seats] == [("Seat 1", False), ("Annie", True), ("Seat 3", False)]
 
@@ -182,7 +182,7 @@ def test_a_phone_cannot_act_for_another_seat():
         post(table, "/api/claim", {"seat": 2, "name": "Bo"})
         status, answer = post(table, "/api/leave", {"seat": 2, "token": claimed["token"]})
         assert status == 403 and answer["error"] == "seat 2 is not yours (expected the phone that claimed seat 2)"
-        assert table.controller.table.seat_name(1) == "Bo"
+        assert table.controller.view.seat_name(1) == "Bo"
 
 
 def test_control_codes_never_come_from_a_phone():

@@ -92,7 +92,7 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         wait_text(ann, "phase", "Seat 1 picks")
         shots(ann, "join")
         claim(ann, 1, "Ann")
-        assert table.controller.table.seat_name(0) == "Ann"  # the name reached the table (and the big screen)
+        assert table.controller.view.seat_name(0) == "Ann"  # the name reached the table (and the big screen)
         wait_text(ann, "phase", "Your pick!")
         table.scan(*DRAFT)
         wait_text(ann, "tickets", "Mum middle · risky")
@@ -118,7 +118,7 @@ def test_claim_a_seat_follow_the_race_and_get_refused_for_another_seat(phones, s
         mine = ann.execute_script("return JSON.parse(localStorage.getItem('hotstreak-seat'))")
         answer = fetch(ann, "/api/leave", {"seat": 2, "token": mine["token"]})  # Ann's token, Bo's seat
         assert answer["error"] == "seat 2 is not yours (expected the phone that claimed seat 2)"
-        assert table.controller.table.seat_name(0) == "Ann" and table.controller.table.seat_name(1) == "Seat 2"
+        assert table.controller.view.seat_name(0) == "Ann" and table.controller.view.seat_name(1) == "Seat 2"
 
 
 @pytest.mark.slow
@@ -187,7 +187,7 @@ def test_a_seat_named_at_the_kiosk_is_claimed_with_the_code_on_the_screen(phones
         box.send_keys("000000" if code != "000000" else "111111")
         phone.find_element("id", "join-btn").click()
         WebDriverWait(phone, WAIT).until(lambda b: b.find_element("id", "notice").is_displayed())
-        assert table.controller.table.seat_name(1) == "Dora" and phone.find_element("id", "join").is_displayed()
+        assert table.controller.view.seat_name(1) == "Dora" and phone.find_element("id", "join").is_displayed()
         box.clear()
         box.send_keys(code)
         phone.find_element("id", "join-btn").click()
@@ -213,7 +213,7 @@ def test_a_phone_without_the_join_code_is_asked_for_it_and_the_dealer_takes_its_
         phone.find_element("id", "join-name").send_keys("Ann")
         phone.find_element("id", "join-btn").click()
         wait_text(phone, "notice", "Type the join code shown under the QR code on the table's screen")
-        assert table.controller.table.seat_name(0) == "Seat 1"
+        assert table.controller.view.seat_name(0) == "Seat 1"
         key.send_keys(qr(table).split("=")[1].lower())
         phone.find_element("id", "join-btn").click()
         wait_text(phone, "me-name", "Ann")

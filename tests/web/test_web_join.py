@@ -110,7 +110,7 @@ def test_a_seat_the_dealer_names_or_frees_is_no_longer_the_phones(dealer):
         assert post(table, "/api/leave", {"seat": 2, "token": claimed["token"]})[0] == 403
         status, _ = post(table, "/api/claim", {"seat": 2, "name": "Mal", "token": claimed["token"]})
         assert status == 403 if dealer.endswith("Ann") else status == 200  # named: only with the consent code
-        assert table.controller.table.seat_name(1) == ("Ann" if dealer.endswith("Ann") else "Mal")
+        assert table.controller.view.seat_name(1) == ("Ann" if dealer.endswith("Ann") else "Mal")
 
 
 # ----- renames that change nothing are not journaled ------------------------------------------------------

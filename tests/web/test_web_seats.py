@@ -99,7 +99,7 @@ def test_a_journal_moved_aside_voids_every_token_although_entry_ids_start_again(
         assert status == 403 and answer["reason"] == "not-yours"
         assert answer["line"] != "" and answer["line"] == post(table, "/api/leave", {"seat": 2})[1]["line"]
         assert post(table, "/api/leave", {"seat": 2, "token": yesterday["token"]})[0] == 403
-        assert table.controller.table.seat_name(1) == "Bo"
+        assert table.controller.view.seat_name(1) == "Bo"
         assert post(table, "/api/claim", {"seat": 2, "name": "Bea", "token": today["token"]})[0] == 200
 
 
@@ -141,7 +141,7 @@ def test_a_claim_whose_phone_stopped_waiting_is_never_applied(monkeypatch):
         stall.go.set()
         table.wait_idle()
         assert (WEB, "HS-NAME-1:Ann") not in journal_texts(table)
-        assert not view(table)["seats"][0]["claimed"] and table.controller.table.seat_name(0) == "Seat 1"
+        assert not view(table)["seats"][0]["claimed"] and table.controller.view.seat_name(0) == "Seat 1"
         monkeypatch.setattr(web_app, "ANSWER_SECONDS", 5.0)
         assert post(table, "/api/claim", {"seat": 1, "name": "Ann"})[0] == 200  # trying again works
 
@@ -195,4 +195,4 @@ def test_undo_from_a_button_or_the_keyboard_also_skips_the_phone(source):
         _, claimed = post(table, "/api/claim", {"seat": 2, "name": "Bo"})
         table.controller.submit("HS-UNDO", source)
         table.wait_idle()
-        assert table.controller.table.game.tickets[0] == [] and table.controller.table.seat_name(1) == "Bo"
+        assert table.controller.table.game.tickets[0] == [] and table.controller.view.seat_name(1) == "Bo"
