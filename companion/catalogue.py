@@ -15,10 +15,11 @@
 - ``[console]``, ``[console_words]`` (English only) the printed race call of the console and
   ``hotstreak simulate``, and the console's own lines (``console-*``).
 
-Every output reads only its own sections and the shared vocabulary, so changing a spoken line never changes the
-screen. A word two outputs show alike is written once: ``side_bet = { same_as = "screen.side_bet" }`` in
-``[phone]`` (or ``[screen]``, ``[service]``) takes the text of ``[screen]`` ``side_bet`` (or of another entry of
-``[words]``, ``[screen]``, ``[service]`` or ``[phone]``). This module imports only the standard library: every
+Every output reads only its own sections and the shared vocabulary, so changing a spoken line changes the screen
+only where the screen's entry names that line. A word or line two outputs show alike is written once:
+``side_bet = { same_as = "screen.side_bet" }`` in ``[phone]`` (or ``[screen_call]``, ``[screen]``, ``[service]``)
+takes the text of ``[screen]`` ``side_bet`` (or of another entry of ``[words]``, ``[screen]``, ``[service]`` or
+``[phone]``, or a spoken phrasing: ``{ same_as = "voice.side-bet-yes.1" }`` is the second of that key). This module imports only the standard library: every
 sink folder may import it.
 
 >>> cat = load_catalogue("nl")
@@ -97,14 +98,15 @@ def _strings(data: dict[str, Any], section: str, path: Path) -> dict[str, str]:
 
 
 def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
-    """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen]``, ``[service]`` and ``[phone]``
+    """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen_call]``, ``[screen]``, ``[service]``
+    and ``[phone]``
     (a word one output shows as another does, written once): the text of that ``[words]``, ``[screen]``,
-    ``[service]`` or ``[phone]`` entry, which must be text by then (sections are put in place in that order); a
+    ``[service]`` or ``[phone]`` entry or ``voice.<key>.<n>`` phrasing, which must be text by then (sections are put in place in that order); a
     list of such names gives the list of their texts. Returns the references made (``"phone.side_bet"`` ->
     ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the file and entry for a
     reference to nothing."""
     made: dict[str, str] = {}
-    for section in ("screen", "service", "phone"):
+    for section in ("screen_call", "screen", "service", "phone"):
         for key, value in data.get(section, {}).items():
             if not isinstance(value, dict):
                 continue
@@ -114,16 +116,22 @@ def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
             if set(value) != {"same_as"} or not names or None in texts:
                 raise ValueError(f"{path}: [{section}] {key} = {value!r} (expected "
                                  f"{{ same_as = \"<section>.<key>\" }} or a list of them, naming texts of [words], "
-                                 f"[screen], [service] or [phone])")
+                                 f"[screen], [service] or [phone], or a spoken phrasing \"voice.<key>.<n>\")")
             data[section][key] = texts if isinstance(targets, list) else texts[0]
             made[f"{section}.{key}"] = ", ".join(str(name) for name in names)
     return made
 
 
 def _entry(data: dict[str, Any], name: Any) -> str | None:
-    """The text of ``"<words|screen|service|phone>.<key>"`` in the file's data (already put in place), or None."""
+    """The text of ``"<words|screen|service|phone>.<key>"`` in the file's data (already put in place), or of the
+    spoken phrasing ``"voice.<key>.<n>"`` (0-based), or None."""
     where, _, key = str(name).partition(".")
-    text = data.get(where, {}).get(key) if where in ("words", "screen", "service", "phone") else None
+    if where == "voice":
+        key, _, n = key.rpartition(".")
+        phrasings = data.get("voice", {}).get(key)
+        text = phrasings[int(n)] if isinstance(phrasings, list) and n.isdigit() and int(n) < len(phrasings) else None
+    else:
+        text = data.get(where, {}).get(key) if where in ("words", "screen", "service", "phone") else None
     return text if isinstance(text, str) else None
 
 

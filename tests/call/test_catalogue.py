@@ -153,3 +153,24 @@ def test_a_broken_catalogue_file_is_one_line_naming_it_never_a_traceback(edited_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("hotstreak simulate: ") and "en.toml: " in err and "expected a TOML file in UTF-8" in err
+
+
+FAMILIES = {"voice": "voice", "shown": "voice", "screen": "screen", "screen_call": "screen", "service": "service",
+            "phone": "phone", "console": "console"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_phrase_is_written_twice_for_two_outputs(lang):
+    """A line the voice and the screen (or the phone, the service mode, the console) both use is written once and
+    named by the other with ``same_as``: no copy to drift apart or to change by accident."""
+    import tomllib
+    data = tomllib.loads((Path(words.__file__).resolve().parents[1] / "sounds" / "phrases" / f"{lang}.toml")
+                         .read_text(encoding="utf-8"))
+    seen: dict[str, set[str]] = {}
+    for section, family in FAMILIES.items():
+        for key, value in data.get(section, {}).items():
+            for text in value if isinstance(value, list) else [value]:
+                if isinstance(text, str) and len(text.split()) >= 3:  # a line, not a label (a word may mean two)
+                    seen.setdefault(text, set()).add(f"{family}:{section}.{key}")
+    copies = {text: sorted(where) for text, where in seen.items() if len({w.split(":")[0] for w in where}) > 1}
+    assert not copies, copies
