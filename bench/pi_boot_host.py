@@ -182,7 +182,8 @@ def screendump(sock: Path, ppm: Path, timeout: float = 60) -> None:
 
 def drive(out: Path, width: int, height: int, scanner: Path, monitor_sock: Path, handshake_port: int, web_port: int,
           qemu_pid: int, limit: float, pace: float = 1.5) -> None:
-    """The session with a booted guest: plug the scanner in, take the first frame, scan the race, fetch the
+    """The session with a booted guest: plug the scanner in, take the first frame (once the guest has checked the
+    screen), scan the race, fetch the
     phone page from the host, take the frame after the race, tell the guest to go on. Raises on any failure."""
     console = out / "console.log"
     deadline = time.monotonic() + limit
@@ -190,9 +191,10 @@ def drive(out: Path, width: int, height: int, scanner: Path, monitor_sock: Path,
     wait_said(console, "PASS ready", deadline, qemu_pid)
     scan = socket.socket(socket.AF_UNIX)
     scan.connect(str(scanner))  # QEMU's usb-serial is plugged into the guest while a client holds the socket
-    print(f"the service is READY: scanner plugged in; first frame at {width}x{height}", flush=True)
+    print("the service is READY: scanner plugged in", flush=True)
+    wait_said(console, "waiting for scans", deadline, qemu_pid)  # after the guest's screen check
     screendump(monitor_sock, out / "frame-first.ppm")
-    wait_said(console, "waiting for scans", deadline, qemu_pid)
+    print(f"first frame at {width}x{height}", flush=True)
     for code in codes:
         scan.sendall(code.encode() + b"\r\n")
         time.sleep(pace)  # past the scanner's repeat window (1.5 s), at a table pace

@@ -87,10 +87,12 @@ link="$(readlink -f /dev/hotstreak-scanner 2>&1)"
 if [[ "$link" == /dev/ttyUSB* ]]; then pass "scanner-link: /dev/hotstreak-scanner -> $link"
 else fail "scanner-link: /dev/hotstreak-scanner resolves to '$link' (expected /dev/ttyUSB*)"; fi
 
-if wait_for 120 has_open '/dev/dri/card*' && [[ "$(show StatusText)" != *"not working"* ]]; then
+if wait_for 330 has_open '/dev/dri/card*' &&  # the screen's start_timeout is 300 s under qemu
+    [[ "$(show StatusText)" != *"not working"* ]]; then
     pass "screen: the kiosk holds /dev/dri/card* (KMSDRM); STATUS: $(show StatusText)"
 else
-    fail "screen: no process of the service holds /dev/dri/card*; STATUS: $(show StatusText)"
+    fail "screen: no process of the service holds /dev/dri/card*; STATUS: $(show StatusText); $(ls /dev/dri 2>&1 | tr '\n' ' ')"
+    service_log | grep -iE 'display|kmsdrm|sdl|screen' | tail -n 5 | sed 's/^/BOOTCHECK screen log: /' >/dev/console
 fi
 
 say "waiting for scans"
@@ -101,10 +103,12 @@ listener=$!
 sleep 1
 pass "race: $EXPECTED scans in the journal, STATUS: $(show StatusText)"
 
-if grep -q Dummy /proc/asound/cards && wait_for 120 has_open '/dev/snd/pcm*p'; then
-    pass "sound: the kiosk holds a playback device of the dummy card ($(grep -m1 Dummy /proc/asound/cards))"
+cards="$(cat /proc/asound/cards 2>/dev/null || echo 'no /proc/asound')"
+if grep -q USB-Audio <<<"$cards" && wait_for 120 has_open '/dev/snd/pcm*p'; then
+    pass "sound: the kiosk holds a playback device of the USB sound card ($(grep -m1 USB-Audio <<<"$cards"))"
 else
-    fail "sound: no process of the service holds /dev/snd/pcm*p; cards: $(tr '\n' ' ' </proc/asound/cards)"
+    fail "sound: no process of the service holds /dev/snd/pcm*p; cards: $(tr '\n' ' ' <<<"$cards")"
+    service_log | grep -iE 'audio|sound|mixer|voice' | tail -n 5 | sed 's/^/BOOTCHECK sound log: /' >/dev/console
 fi
 if wait_for 120 odds_child; then pass "odds: the odds process runs in the service ($(procs | wc -l) processes)"
 else fail "odds: no odds process in the service (processes: $(procs | tr '\n' ' '))"; fi

@@ -65,6 +65,7 @@ class Config:
     fullscreen: bool
     width: int
     height: int
+    start_timeout: float
     voice: bool
     effects: bool
     variant: str

@@ -300,6 +300,9 @@ SETTINGS: tuple[Setting, ...] = (
             f"0 or a width in pixels up to {MAX_SIDE}"),
     Setting("display.height", int, 0, "0 = the display's own resolution", _between(0, MAX_SIDE),
             f"0 or a height in pixels up to {MAX_SIDE}"),
+    Setting("display.start_timeout", NUMBER, 10, "seconds the Pi's screen (KMSDRM) may take to start; then the table "
+            "goes on\nwithout it, told in the status (READY is never held for it)", _between(1, 600), "1..600 s",
+            convert=float),
     Setting("audio.voice", bool, True, "speak the race call (espeak-ng)"),
     Setting("audio.effects", bool, True, "play the sound effects"),
     Setting("game.variant", str, "standard",

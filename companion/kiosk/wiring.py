@@ -37,7 +37,6 @@ from companion.view.sink import Sink
 
 log = logging.getLogger(__name__)
 STALL_ENV = "HOTSTREAK_MOCK_STALL_FILE"  # mock-hardware fault injection (see companion.kiosk.status.StallSink)
-DISPLAY_TIMEOUT = 10.0  # s the screen may take to start before the kiosk goes on headless (READY is not held)
 
 
 @dataclass
@@ -84,14 +83,15 @@ def build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None 
           sleep: Callable[[float], Any] | None = None, window: bool = False, console: TextIO | None = None,
           display: str = "auto", audio: str = "auto", prerender: bool = False,
           extra_sinks: list[Sink] | None = None, clock: Callable[[], float] = time.monotonic,
-          rng: Any = None, display_timeout: float = DISPLAY_TIMEOUT, web: str | None = None,
+          rng: Any = None, display_timeout: float | None = None, web: str | None = None,
           speech: Any = None, web_limit: Any = None) -> Kiosk:
     """Wire a kiosk from the config. ``mode`` is the ``--hardware`` choice (auto|pi|mock or None), resolved
     with ``$HOTSTREAK_HARDWARE`` and the config by ``hardware.resolve_mode``; ``scanner`` a serial port
     (overrides the config; in mock mode without it, scans come from ``script`` or the keyboard). ``display`` is a
     ``hardware.display`` kind (auto, kmsdrm, window, dummy, none); ``audio`` a ``hardware.audio`` kind (auto,
     mock, none). A part that cannot start becomes a no-op with one log line (degrade, don't die); a screen
-    that takes longer than ``display_timeout`` s to start is left behind (headless). ``web`` is
+    that takes longer than ``display_timeout`` s (default: the setting ``display.start_timeout``) to start is
+    left behind (headless). ``web`` is
     ``[HOST:]PORT`` for the phone page, "off", or None (config ``[web]``). ``speech`` replaces the voice's
     espeak-ng cache (a ``companion.voice.speech.LineRenderer``; lines are then rendered in the frame, not in
     worker threads): tests hear the lines without a sound file; ``web_limit`` replaces the phone page's rate limit
@@ -132,7 +132,7 @@ def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | 
 def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None, script: str | Path | None,
            sleep: Callable[[float], Any] | None, window: bool, console: TextIO | None, display: str, audio: str,
            prerender: bool, extra_sinks: list[Any] | None, clock: Callable[[], float], rng: Any,
-           display_timeout: float, web: str | None, speech: Any = None, web_limit: Any = None) -> Kiosk:
+           display_timeout: float | None, web: str | None, speech: Any = None, web_limit: Any = None) -> Kiosk:
     from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
 
@@ -176,7 +176,8 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     parts = Parts(cfg=cfg, controller=controller, hw=hw, notifier=notifier, lane_map=lane_map, mode=chosen, db=db,
                   console=console, display=display, audio=audio, prerender=prerender, clock=clock,
                   stop=threading.Event(),
-                  status=status, notes=notes, display_timeout=display_timeout, speech=speech, web=web,
+                  status=status, notes=notes, speech=speech, web=web,
+                  display_timeout=cfg.start_timeout if display_timeout is None else display_timeout,
                   web_limit=web_limit, serve_web=wanted(cfg, chosen, web) is not None,  # raises on a bad --web
                   extra=list(extra_sinks or []), track=track)
     controller.sinks.extend(make_sinks(parts, cfg))
