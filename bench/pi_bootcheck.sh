@@ -91,7 +91,7 @@ if wait_for 330 has_open '/dev/dri/card*' &&  # the screen's start_timeout is 30
     [[ "$(show StatusText)" != *"not working"* ]]; then
     pass "screen: the kiosk holds /dev/dri/card* (KMSDRM); STATUS: $(show StatusText)"
 else
-    fail "screen: no process of the service holds /dev/dri/card*; STATUS: $(show StatusText); $(ls /dev/dri 2>&1 | tr '\n' ' ')"
+    fail "screen: no process of the service holds /dev/dri/card*; STATUS: $(show StatusText); /dev/dri: $(find /dev/dri -mindepth 1 -printf '%f ' 2>&1)"
     service_log | grep -iE 'display|kmsdrm|sdl|screen' | tail -n 5 | sed 's/^/BOOTCHECK screen log: /' >/dev/console
 fi
 
