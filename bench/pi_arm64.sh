@@ -272,10 +272,11 @@ demo_headless() {
 
 tests_under_emulation() {
     local args
-    in_root /opt/hotstreak/venv/bin/python -m pip install -q --target /opt/bench-pytest pytest hypothesis
+    in_root /opt/hotstreak/venv/bin/python -m pip install -q --target /opt/bench-pytest pytest pytest-xdist hypothesis
     read -r -a args <<<"$TESTS"
+    # -n 0: one process (pyproject's addopts ask xdist for four, each collecting every test under emulation)
     as_owner bash -c 'set -o pipefail; cd ~/hotstreak && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=/opt/bench-pytest \
-        /opt/hotstreak/venv/bin/python -m pytest -q -p no:cacheprovider "$@" 2>&1 | tail -n 5' _ "${args[@]}"
+        /opt/hotstreak/venv/bin/python -m pytest -q -n 0 -p no:cacheprovider "$@" 2>&1 | tail -n 5' _ "${args[@]}"
 }
 
 # install.sh --uninstall in the root DIR (offline: a chroot), then what it must have undone, checked.

@@ -19,7 +19,7 @@ fi
 
 COMMANDS=(
     "$PYTHON -m pytest --collect-only -q -p no:cacheprovider | tail -1"
-    "$PYTHON -m pytest -m 'not slow' -q -p no:cacheprovider | tail -1"
+    "PYTHON=$PYTHON bench/quick_loop.sh"
     "time $PYTHON -m companion demo --headless > /dev/null"
     "$PYTHON bench/engine_bench.py"
     "$PYTHON bench/odds_bench.py"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The quick loop's time, as its goal reads it: `pytest -m "not slow"` with two busy loops beside it (each a
+# shell spinning on a core, started here and stopped by PID however this script ends), then once more quiet.
+# Prints the wall time, the CPU time of pytest and its workers, and pytest's own last line for each run.
+#
+#   bench/quick_loop.sh [--busy N] [--runs K]     N busy loops (default 2), K runs of each kind (default 1)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-.venv/bin/python}
+BUSY=2
+RUNS=1
+while (($#)); do
+    case "$1" in
+        --busy) BUSY=${2:?--busy needs a number}; shift ;;
+        --runs) RUNS=${2:?--runs needs a number}; shift ;;
+        -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "quick_loop.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+LOOPS=()
+stop_loops() {
+    if ((${#LOOPS[@]})); then kill "${LOOPS[@]}" 2>/dev/null || true; wait "${LOOPS[@]}" 2>/dev/null || true; fi
+    LOOPS=()
+}
+
+CPU_FILE=$(mktemp)
+trap 'stop_loops; rm -f "$CPU_FILE"' EXIT
+
+one_run() {  # label
+    local last start end
+    start=$EPOCHREALTIME
+    last=$(/usr/bin/env time -o "$CPU_FILE" -f 'CPU %U s user + %S s sys' "$PYTHON" -m pytest -m 'not slow' -q \
+        -p no:cacheprovider 2>&1 | tail -n 1)
+    end=$EPOCHREALTIME
+    awk -v l="$1" -v s="$start" -v e="$end" -v c="$(cat "$CPU_FILE")" -v o="$last" \
+        'BEGIN { printf "%-22s %5.1f s wall, %s: %s\n", l, e - s, c, o }'
+}
+
+"$PYTHON" -m pytest --collect-only -q -p no:cacheprovider >/dev/null  # warm: compiled modules kept
+for ((run = 1; run <= RUNS; run++)); do
+    for ((i = 0; i < BUSY; i++)); do
+        bash -c 'while :; do :; done' &
+        LOOPS+=("$!")
+    done
+    one_run "$BUSY busy loops (run $run)"
+    stop_loops
+    one_run "quiet (run $run)"
+done
+echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
