@@ -31,6 +31,7 @@ import time
 from typing import Any, Callable
 
 from hardware.device import Device
+from hardware.display_thread import DisplayThread
 from hardware.keyburst import BurstDecoder, Scan, Slow
 
 log = logging.getLogger("hotstreak.display")
@@ -87,6 +88,7 @@ class PygameDisplay(Device):
         self.clock: Callable[[], float] = time.monotonic  # the keys' times for ``burst`` (tests: a fake clock)
         self._typed: dict[str, str] = {}                  # character -> the key name that last typed it
         self.key_wait = KEY_WAIT                           # s a poll may wait for the held keys' decision
+        self.thread: DisplayThread | None = None  # the display's own thread, when it was opened on one
         fullscreen = kind == "kmsdrm"
         pygame.display.init()
         if size is None:
@@ -110,8 +112,18 @@ class PygameDisplay(Device):
         """Show what was drawn (flip), then hand the window's key presses to ``on_key`` (:meth:`poll`)."""
         if self.closed:
             return
+        self._on_thread(self._present)
+
+    def _present(self) -> None:
         self._pg.display.flip()
-        self.poll()
+        self._poll()
+
+    def _on_thread(self, call: Callable[[], None]) -> None:
+        """``call()`` on the display's own thread when it has one (SDL is called from one thread only)."""
+        if self.thread is None:
+            call()
+        else:
+            self.thread.run(call)
 
     def poll(self) -> None:
         """Hand the window's key presses to ``on_key`` (and its close to ``on_quit``) without showing a new
@@ -125,6 +137,9 @@ class PygameDisplay(Device):
         and stamps each as it comes, so a person's keys are told apart within about a frame."""
         if self.closed:
             return
+        self._on_thread(self._poll)
+
+    def _poll(self) -> None:
         pg = self._pg
         now = self.clock()
         found = self._events(pg.event.get(), now)
@@ -195,7 +210,14 @@ class PygameDisplay(Device):
                 self._press(item.key)
 
     def _release(self) -> None:
-        self._pg.display.quit()
+        if self.thread is None:
+            self._pg.display.quit()
+            return
+        try:
+            self.thread.run(self._pg.display.quit)
+        except RuntimeError:
+            pass  # a display given up: its thread is left behind (a daemon)
+        self.thread.stop()
 
 
 def auto_kind() -> str:
@@ -207,11 +229,13 @@ def auto_kind() -> str:
 
 
 def open_display(kind: str = "auto", size: tuple[int, int] | None = None, *,
-                 on_key: Callable[[str], Any] | None = None,
-                 on_quit: Callable[[], Any] | None = None) -> PygameDisplay | NullDisplay:
+                 on_key: Callable[[str], Any] | None = None, on_quit: Callable[[], Any] | None = None,
+                 start_timeout: float | None = None) -> PygameDisplay | NullDisplay:
     """A :class:`PygameDisplay` for ``kind`` (one of :data:`KINDS`), or a :class:`NullDisplay` if it cannot
-    be opened (or ``kind`` is ``none``). A ``window`` on Linux needs a desktop session. Raises ValueError for
-    an unknown kind."""
+    be opened (or ``kind`` is ``none``). A ``window`` on Linux needs a desktop session. With ``start_timeout``
+    (seconds) the display is opened and driven on a thread of its own (:mod:`hardware.display_thread`: KMSDRM's
+    EGL context belongs to one thread, and a hung mode set must not hold the caller): one that takes longer to
+    open is a NullDisplay saying so. Raises ValueError for an unknown kind."""
     if kind not in KINDS:
         raise ValueError(f"unknown display kind {kind!r} (expected one of: {', '.join(KINDS)})")
     if kind == "none":
@@ -221,6 +245,17 @@ def open_display(kind: str = "auto", size: tuple[int, int] | None = None, *,
     if kind == "window" and sys.platform.startswith("linux") and not (
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return NullDisplay("no desktop display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)")
+    if start_timeout is not None:
+        thread = DisplayThread()
+        late = f"the {kind} display did not start within {start_timeout:g} s (a hung mode set?)"
+        try:
+            display = thread.start(lambda: PygameDisplay(kind, size, on_key=on_key, on_quit=on_quit), start_timeout,
+                                   late)
+        except (ImportError, RuntimeError, OSError) as exc:  # pygame.error is a RuntimeError
+            thread.stop()
+            return NullDisplay(late if thread.gone == late else f"cannot open a {kind} display ({exc})")
+        display.thread = thread
+        return display  # type: ignore[no-any-return]
     try:
         return PygameDisplay(kind, size, on_key=on_key, on_quit=on_quit)
     except (ImportError, RuntimeError, OSError) as exc:  # pygame.error is a RuntimeError

@@ -6,8 +6,7 @@
 from __future__ import annotations
 
 import logging
-import threading
-from typing import Any, Callable
+from typing import Any
 
 from companion.kiosk.cnoise import quiet_c_stderr
 from companion.kiosk.notices import Notice
@@ -41,13 +40,10 @@ def screen_sink(p: Any) -> Any:
             kind = display if display != "auto" or mode == "pi" else "window"
             on_key = hw.keys.key if hw.keys is not None else None
 
-            def start() -> Any:
-                return open_display(kind, size, on_key=on_key, on_quit=stop.set)
-            if kind == "window":  # a desktop window opens on the main thread (macOS insists); it does not hang
-                device = start()
-            else:  # KMSDRM can hang in its mode set: never hold READY back for it
-                device = bounded(start, display_timeout,
-                                 f"the {kind} display did not start within {display_timeout:g} s (a hung mode set?)")
+            # A desktop window opens on the main thread (macOS insists) and does not hang; any other screen lives on
+            # a thread of its own (KMSDRM's EGL context is that thread's, and a hung mode set must not hold READY).
+            device = open_display(kind, size, on_key=on_key, on_quit=stop.set,
+                                  start_timeout=None if kind == "window" else display_timeout)
             if isinstance(device, NullDisplay):  # it has logged its one line; the status says it too
                 notes["screen"] = f"not working, headless ({device.reason})"
                 return None
@@ -101,32 +97,3 @@ def voice_sink(p: Any) -> Any:
         except Exception as exc:  # noqa: BLE001
             log.warning("no voice (%s); the race goes on without it", exc)
     return None
-
-
-
-def bounded(start: Callable[[], Any], timeout: float, late: str) -> Any:
-    """``start()`` run in a thread; its result, or RuntimeError(``late``) when it takes over ``timeout`` s (the
-    thread is left behind as a daemon; what it returns late is closed). Errors of ``start`` are raised."""
-    box: dict[str, Any] = {}
-    done = threading.Event()
-    abandoned = threading.Event()
-
-    def run() -> None:
-        try:
-            box["value"] = start()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller
-            box["error"] = exc
-        done.set()
-        if abandoned.is_set() and "value" in box and hasattr(box["value"], "close"):
-            try:
-                box["value"].close()
-            except Exception:  # noqa: BLE001
-                pass
-
-    threading.Thread(target=run, name="start-up", daemon=True).start()
-    if not done.wait(timeout):
-        abandoned.set()
-        raise RuntimeError(late)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]

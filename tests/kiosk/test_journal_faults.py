@@ -367,7 +367,7 @@ def test_a_display_that_hangs_at_start_leaves_the_kiosk_headless(tmp_path, monke
     from companion.kiosk.wiring import build
     from companion.screen.sink import ScreenSink
     release = threading.Event()
-    monkeypatch.setattr(hardware.display, "open_display", lambda *a, **k: release.wait(30))
+    monkeypatch.setattr(hardware.display, "PygameDisplay", lambda *a, **k: release.wait(30))  # a hung mode set
     (tmp_path / "script.txt").write_text("HS-NEW\n")
     try:
         kiosk = build(load_config(None), mode="mock", db=tmp_path / "journal.db", display="dummy", audio="none",
