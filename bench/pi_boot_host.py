@@ -32,8 +32,9 @@ DEMO = ROOT / "companion/tools/data/demo-game.txt"
 GUEST_CHECKS = ("ready", "scanner-link", "scanner-connected", "screen", "sound", "odds", "race", "watchdog",
                 "status-json", "restart", "nrestarts", "service-log", "uninstall")
 # status --json fields that differ by design between the table and the x86 replay: the phone page's join URL
-# and each seat's consent code (the guest serves the phone page, the replay does not; the codes are random).
-VOLATILE = ("join_url",)
+# and each seat's consent code (the guest serves the phone page, the replay does not; the codes are random), and
+# the sinks' errors (the devices' health, not the game: asserted empty on their own).
+VOLATILE = ("join_url", "sink_errors")
 VOLATILE_SEAT = ("code",)
 
 
@@ -276,6 +277,10 @@ def check(out: Path, width: int, height: int) -> list[str]:
         after = status_object(payload.get("status-after", ""), "guest status after the restart")
         differ = same_game(before, after)
         verdict(not differ, "the restart lost nothing (status --json before == after)" + "; ".join(differ))
+        for when, game in (("before", before), ("after", after)):
+            errors = game.get("sink_errors")
+            verdict(not errors, f"no sink failed {when} the restart (status --json sink_errors: "
+                                f"{json.dumps(errors)[:300]})")
         x86 = status_object((out / "x86-status.json").read_text(), "x86 status")
         differ = same_game(after, x86)
         verdict(not differ, f"status --json on arm64 == x86 (phase {after['phase']})" + "; ".join(differ))

@@ -50,6 +50,8 @@ inputs() {
 }
 all_inputs() { [[ "$(inputs)" == "$EXPECTED" ]]; }
 status_json() { timeout 60 "$VENV/bin/hotstreak" status --json --db "$DB" 2>&1 | tr -d '\n'; }
+# The game of a status --json (its sinks' errors left out: the devices' health, checked on the host).
+game_of() { python3 -c 'import json, sys; v = json.loads(sys.argv[1]); v.pop("sink_errors", None); print(json.dumps(v, sort_keys=True))' "$1" 2>/dev/null; }
 is_status() { python3 -c 'import json, sys; v = json.loads(sys.argv[1]); sys.exit(0 if isinstance(v, dict) and "phase" in v else 1)' "$1" 2>/dev/null; }
 connected() { service_log | grep -q "scanner connected"; }
 
@@ -129,7 +131,8 @@ timeout 120 systemctl restart "$UNIT" || fail "restart: systemctl restart failed
 wait_for 600 active || stop_here "restart: not active after the restart"
 after="$(status_json)"
 say "json status-after $after"
-if is_status "$after" && [[ "$before" == "$after" ]]; then pass "restart: status --json is the same after it"
+if is_status "$after" && [[ "$(game_of "$before")" == "$(game_of "$after")" ]]; then
+    pass "restart: status --json's game is the same after it"
 else fail "restart: the game changed over the restart (or no game)"; fi
 restarts="$(show NRestarts)"
 if [[ "$restarts" == 0 ]]; then pass "nrestarts: NRestarts=0 (no watchdog or crash restart)"
