@@ -68,6 +68,14 @@ def pytest_sessionstart(session):
         compileall.compile_dir(str(ROOT / folder), quiet=2, workers=1)
 
 
+def pytest_collection_finish(session):
+    """What collection made (modules, test items, the package) lives for the whole run: out of the garbage
+    collector's generations, so its collections stop walking it again and again during the tests."""
+    import gc
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     item.stash[_WAITED] = {}

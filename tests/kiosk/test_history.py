@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 import json
+
+import pytest
 
 from companion.kiosk.history import form_line, mascot_form, standings
 from companion.screen.model import from_table
@@ -47,6 +48,7 @@ def test_undoing_the_final_go_takes_the_game_out_of_history_until_it_finishes_ag
     assert len(table.journal.games()) == 1
 
 
+@pytest.mark.slow  # two whole games into a journal on disk: 0.3 s quiet, over 1 s with the disk and cores busy
 def test_an_unfinished_game_is_left_out_and_each_game_is_kept_once(tmp_path):
     table = TableKit(tmp_path / "journal.db")
     play_demo(table, {2: "Bram"})
