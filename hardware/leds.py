@@ -106,6 +106,12 @@ class LedStrip(Device):
             raise ValueError(f"frame of {len(pixels)} pixels is longer than the strip ({self.count})")
         out = []
         for i, p in enumerate(pixels):
+            if type(p) is tuple and len(p) == 3:  # the usual pixel, checked without a loop
+                r, g, b = p
+                if type(r) is int and type(g) is int and type(b) is int and 0 <= r <= 255 and 0 <= g <= 255 \
+                        and 0 <= b <= 255:
+                    out.append(p)
+                    continue
             if (len(p) != 3 or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 255 for c in p)):
                 raise ValueError(f"pixel {i}: {p!r} is not (red, green, blue) with ints 0-255")
             out.append((p[0], p[1], p[2]))

@@ -14,6 +14,7 @@ sound test, screen test, LED calibration (``companion.service.wizard``). See doc
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -388,6 +389,7 @@ class ServiceMode:
         return {"big": say(lang, "snd_done"), "lines": lines}
 
 
+@functools.lru_cache(maxsize=256)  # a frame dims the same few colours a few hundred times
 def _dim(rgb: Pixel, k: float) -> Pixel:
     return (int(rgb[0] * k), int(rgb[1] * k), int(rgb[2] * k))
 
