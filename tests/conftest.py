@@ -227,3 +227,12 @@ class FakeClock:
 @pytest.fixture
 def run_cli():
     return hotstreak
+
+
+@pytest.fixture
+def full_priority(monkeypatch):
+    """The odds thread lowers itself to nice 19 (test_the_worker_thread_alone_runs_at_low_priority holds that); a
+    test that waits for its answer keeps it at the test's own priority, as a nice-19 thread gets almost no CPU
+    while anything else runs and the test would wait on the machine's load, not on the sink."""
+    import companion.odds.sink as odds_sink
+    monkeypatch.setattr(odds_sink, "lower_thread_priority", lambda nice=19: False)

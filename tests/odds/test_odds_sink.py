@@ -36,7 +36,7 @@ def wait_for(predicate, what: str, timeout: float = 120.0) -> None:
         threading.Event().wait(0.02)
 
 
-def test_odds_are_computed_in_the_background_and_shown_when_ready():
+def test_odds_are_computed_in_the_background_and_shown_when_ready(full_priority):
     slow = SlowEstimate()
     sink = OddsSink(estimate=slow)
     controller = Controller(Journal(":memory:"), sinks=[sink])
@@ -67,7 +67,7 @@ def test_no_odds_outside_a_game_and_during_payouts():
         sink.close()
 
 
-def test_a_failing_estimator_leaves_the_race_going():
+def test_a_failing_estimator_leaves_the_race_going(full_priority):
     def broken(*args, **kwargs):
         raise ValueError("too many face-up cards")
 
@@ -82,7 +82,7 @@ def test_a_failing_estimator_leaves_the_race_going():
 
 
 @pytest.mark.slow
-def test_odds_keep_coming_in_later_passes_of_a_tracked_race():
+def test_odds_keep_coming_in_later_passes_of_a_tracked_race(full_priority):
     from companion.tools.demo import parse_script, script_path
 
     sink = OddsSink(samples=400, quick=100, estimate=in_process, background=False)
@@ -123,7 +123,7 @@ class Recorder:
             return list(self.calls)
 
 
-def test_setup_odds_count_each_face_up_card_as_it_is_scanned():
+def test_setup_odds_count_each_face_up_card_as_it_is_scanned(full_priority):
     rec = Recorder()
     sink = OddsSink(estimate=rec)
     controller = Controller(Journal(":memory:"), sinks=[sink])
@@ -141,7 +141,7 @@ def test_setup_odds_count_each_face_up_card_as_it_is_scanned():
 
 
 @pytest.mark.slow
-def test_the_seed_is_a_digest_of_the_situation_stable_across_processes():
+def test_the_seed_is_a_digest_of_the_situation_stable_across_processes(full_priority):
     import subprocess
     import sys
 
@@ -209,7 +209,7 @@ def test_the_odds_process_runs_niced_and_gives_the_same_odds_as_in_process():
         proc.close()
 
 
-def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread():
+def test_when_the_odds_process_dies_the_odds_go_on_in_the_thread(full_priority):
     class DyingProcess:
         """Answers once, then is gone (as a killed child): raises ChildProcessError."""
 

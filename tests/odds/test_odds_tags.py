@@ -63,7 +63,7 @@ def test_a_situation_seen_before_is_shown_from_the_cache_at_once():
         sink.close()
 
 
-def test_a_newer_card_supersedes_the_full_estimate_of_the_older_one():
+def test_a_newer_card_supersedes_the_full_estimate_of_the_older_one(full_priority):
     asked = []
     holding = threading.Event()
     gave_up = threading.Event()

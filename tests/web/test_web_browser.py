@@ -66,7 +66,9 @@ def qr(table: LiveTable) -> str:
 
 
 def claim(browser, seat: int, name: str) -> None:
-    from selenium.webdriver.support.ui import Select
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    # the page fills the seat list from its first view: on a busy machine that may come after the page loaded
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements("css selector", f"#join-seat option[value='{seat}']"))
     Select(browser.find_element("id", "join-seat")).select_by_value(str(seat))
     browser.find_element("id", "join-name").send_keys(name)
     browser.find_element("id", "join-btn").click()
