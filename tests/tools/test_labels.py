@@ -187,6 +187,7 @@ def test_codes_lists_every_code_with_its_meaning():
     assert lines == codes_listing(ALL_LABELS)
 
 
+@pytest.mark.slow  # runs the real install script / label maker: up to 1.1 s with the cores busy
 def test_codes_only_filters():
     result = hotstreak("labels", "--codes", "--only", "controls,sidebets")
     assert [line.split()[0] for line in result.stdout.splitlines()] == [f"HS-S{n:02d}" for n in range(1, 13)] + control_codes()

@@ -295,6 +295,7 @@ def systemd_running(root: Path) -> Path:
     return root
 
 
+@pytest.mark.slow  # runs the real install script / label maker: up to 1.1 s with the cores busy
 def test_dry_run_with_a_running_systemd_reloads_enables_and_starts(tmp_path):
     out = run_install("--dry-run", "--skip-apt", "--root", str(systemd_running(tmp_path))).stdout
     assert "would run: systemctl daemon-reload" in out
@@ -304,6 +305,7 @@ def test_dry_run_with_a_running_systemd_reloads_enables_and_starts(tmp_path):
     assert "apt-get" not in out and "offline" not in out
 
 
+@pytest.mark.slow  # runs the real install script / label maker: up to 1.1 s with the cores busy
 def test_without_a_running_systemd_the_install_is_offline_and_ends_well(tmp_path):
     result = run_install("--dry-run", "--skip-apt", "--root", str(tmp_path))
     assert result.returncode == 0, result.stderr
@@ -339,6 +341,7 @@ def test_dry_run_uninstall_of_an_install_removes_what_its_manifest_lists(tmp_pat
     assert "/var/lib/hotstreak" in out
 
 
+@pytest.mark.slow  # runs the real install script / label maker: up to 1.1 s with the cores busy
 def test_uninstall_leaves_a_prefix_it_did_not_create(tmp_path):
     data = tmp_path / "srv/data"
     data.mkdir(parents=True)
@@ -469,6 +472,7 @@ def fake_boot(tmp_path: Path, model: str | None, *, firmware: bool = True) -> tu
     return root, config, cmdline
 
 
+@pytest.mark.slow  # runs the real install script / label maker: up to 1.1 s with the cores busy
 def test_boot_config_install_is_idempotent_and_uninstall_restores(tmp_path):
     root, config, cmdline = fake_boot(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
     original_cmdline = cmdline.read_text()
