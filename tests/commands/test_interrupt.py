@@ -26,7 +26,14 @@ def start(*args: str, hold: str | None = None, stdin=subprocess.DEVNULL) -> subp
     if hold:
         env["HOTSTREAK_HOLD_AT"] = hold
     return subprocess.Popen([sys.executable, "-m", "companion", *args], stdin=stdin, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=env, cwd=ROOT, text=True)
+                            stderr=subprocess.PIPE, env=env, cwd=ROOT, text=True, preexec_fn=_ctrl_c_as_at_a_terminal)
+
+
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child: SIGINT handled as a program started at a terminal has it. A program inherits an ignored
+    SIGINT (a shell ignores it for the commands it starts in the background, so a test run started with `&`
+    passed that on), and Python then never raises KeyboardInterrupt: the test would wait on nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupt_when_held(proc: subprocess.Popen, point: str) -> tuple[int, str]:
