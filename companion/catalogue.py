@@ -19,8 +19,8 @@ Every output reads only its own sections and the shared vocabulary, so changing 
 only where the screen's entry names that line. A word or line two outputs show alike is written once:
 ``side_bet = { same_as = "screen.side_bet" }`` in ``[phone]`` (or ``[screen_call]``, ``[screen]``, ``[service]``)
 takes the text of ``[screen]`` ``side_bet`` (or of another entry of ``[words]``, ``[screen]``, ``[service]`` or
-``[phone]``, or a spoken phrasing: ``{ same_as = "voice.side-bet-yes.1" }`` is the second of that key). This module imports only the standard library: every
-sink folder may import it.
+``[phone]``, or a spoken phrasing: ``{ same_as = "voice.side-bet-yes.1" }`` is the second of that key). This
+module imports only the standard library: every sink folder may import it.
 
 >>> cat = load_catalogue("nl")
 >>> cat.shown["fell"] == cat.phrases["fell"][0]
@@ -101,9 +101,9 @@ def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
     """Put in place every ``key = { same_as = "<section>.<key>" }`` of ``[screen_call]``, ``[screen]``, ``[service]``
     and ``[phone]``
     (a word one output shows as another does, written once): the text of that ``[words]``, ``[screen]``,
-    ``[service]`` or ``[phone]`` entry or ``voice.<key>.<n>`` phrasing, which must be text by then (sections are put in place in that order); a
-    list of such names gives the list of their texts. Returns the references made (``"phone.side_bet"`` ->
-    ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the file and entry for a
+    ``[service]`` or ``[phone]`` entry or ``voice.<key>.<n>`` phrasing, which must be text by then (sections are
+    put in place in that order); a list of such names gives the list of their texts. Returns the references made
+    (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the file and entry for a
     reference to nothing."""
     made: dict[str, str] = {}
     for section in ("screen_call", "screen", "service", "phone"):

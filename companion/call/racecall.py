@@ -29,8 +29,8 @@ def printed() -> words.Catalogue:
     :func:`companion.catalogue.load_catalogue` does for a broken file."""
     en = words.load_catalogue("en")
     return words.Catalogue(lang="en", voice="", phrases={k: (v,) for k, v in en.console.items()},
-                           places={n: ordinal(n) for n in range(1, 21)}, words={"seat": en.words["seat"], **en.console_words},
-                           sidebets={})
+                           places={n: ordinal(n) for n in range(1, 21)},
+                           words={"seat": en.words["seat"], **en.console_words}, sidebets={})
 
 
 def __getattr__(name: str) -> words.Catalogue:

@@ -316,9 +316,9 @@ def build(table: "Table", *, names: Sequence[str] = (), seat_word: str | None = 
           input: InputView | None = None, form: str | None = None,
           journaled: Sequence[Journaled] = ()) -> TableView:
     """The view of ``table`` now. ``names`` are the config's player names by 0-based seat; ``seat_word`` the
-    name of an unnamed seat (``{n}``: 1-based; default the English one); ``odds`` the latest odds (dropped in the phases without odds);
-    ``call`` the printed race call lines of the input just handled and ``lines`` the same in the table's
-    language (default: ``call``); ``journaled`` the current game's journaled inputs."""
+    name of an unnamed seat (``{n}``: 1-based; default the English one); ``odds`` the latest odds (dropped in the
+    phases without odds); ``call`` the printed race call lines of the input just handled and ``lines`` the same in
+    the table's language (default: ``call``); ``journaled`` the current game's journaled inputs."""
     phase = table.phase
     game = table.game
     seat_word = english_seat_word() if seat_word is None else seat_word
@@ -384,5 +384,5 @@ def odds_situation(view: TableView) -> OddsSituation | None:
 
 
 __all__ = ["GameFacts", "InputView", "Journaled", "Odds", "OddsSituation", "OddsView", "PotShare", "SeatView",
-           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "build", "english_seat_word",
-           "odds_situation", "seat_name"]
+           "SideBetView", "StackOffer", "TableView", "TicketMoney", "ODDS_OFF", "STALE_ODDS", "build",
+           "english_seat_word", "odds_situation", "seat_name"]
