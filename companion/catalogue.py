@@ -103,8 +103,8 @@ def _same_as(data: dict[str, Any], path: Path) -> dict[str, str]:
     (a word one output shows as another does, written once): the text of that ``[words]``, ``[screen]``,
     ``[service]`` or ``[phone]`` entry or ``voice.<key>.<n>`` phrasing, which must be text by then (sections are
     put in place in that order); a list of such names gives the list of their texts. Returns the references made
-    (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the file and entry for a
-    reference to nothing."""
+    (``"phone.side_bet"`` -> ``"screen.side_bet"``, a list's names joined by ", "). Raises ValueError naming the
+    file and entry for a reference to nothing."""
     made: dict[str, str] = {}
     for section in ("screen_call", "screen", "service", "phone"):
         for key, value in data.get(section, {}).items():
