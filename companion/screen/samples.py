@@ -16,6 +16,8 @@ from companion.screen.model import SCREENS, ScreenModel, SeatView, from_race
 if TYPE_CHECKING:
     from companion.rules import Event, Race
     from companion.rules.table import Table
+    from companion.rules.betting import TicketTable
+    from companion.view.table_view import TableView
 
 SAMPLE_CARDS: tuple[str, ...] = ("H+3", "G+2>", "DF", "M*", "A+1", "HT", "D+1<", "G+3", "M+2", "H+2", "A+2", "MF",
                                  "G*", "D+2", "H-2", "HS02", "DF")
@@ -119,15 +121,22 @@ def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
     from companion.screen.table_model import seat_name, ticket_text
     from companion.view.money import ticket_money
     from companion.view.table_view import build
-    table = sample_table("payouts")
-    view = build(table, names=SAMPLE_NAMES)
-    assert table.game is not None, "the payouts sample has a game"
+    view, ticket_table = _payouts_view()
     return tuple(SeatView(seat_name(s.seat, view, language), s.money, None,
                           tuple(ticket_text(b, language) for b in s.tickets), False,
                           tuple(b.ticket.stack for b in s.tickets),
-                          tuple(t.if_ended or 0 for t in ticket_money(s.tickets, table.game.ticket_table, 2, race,
-                                                                     True, None)))
+                          tuple(t.if_ended or 0 for t in ticket_money(s.tickets, ticket_table, 2, race, True, None)))
                  for s in view.seats)
+
+
+@functools.lru_cache(maxsize=1)
+def _payouts_view() -> tuple[TableView, TicketTable]:
+    """The view of the demo game at its payouts sample, and that game's ticket table (built once: the replay
+    of the demo game through the rules is most of a sample race's cost)."""
+    from companion.view.table_view import build
+    table = sample_table("payouts")
+    assert table.game is not None, "the payouts sample has a game"
+    return build(table, names=SAMPLE_NAMES), table.game.ticket_table
 
 
 def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: str = "en") -> ScreenModel:
@@ -135,8 +144,15 @@ def sample_model(screen: str, cards: tuple[str, ...] | None = None, language: st
     ``companion.screen.moments.MOMENT_SCREENS``: :func:`sample_moment`); ``cards`` replace the sample race's
     cards; ``language`` (en, nl, es) picks the screen's words.
 
-    Raises ValueError for another screen name or a bad card.
+    Raises ValueError for another screen name or a bad card. A model is frozen, so one built before is given
+    again (a few dozen kept: each one replays the demo game through the rules, a test file asks for the same
+    ones over and over).
     """
+    return _sample_model(screen, None if cards is None else tuple(cards), language)
+
+
+@functools.lru_cache(maxsize=64)
+def _sample_model(screen: str, cards: tuple[str, ...] | None, language: str) -> ScreenModel:
     if screen in MOMENT_CARDS and cards is None:
         return sample_moment(screen, language)
     if screen == "betting-open":   # the open variant's bets with twelve seats
