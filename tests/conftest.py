@@ -25,6 +25,10 @@ if sys.dont_write_bytecode and not sys.pycache_prefix:
                                       "hotstreak-pycache")
     sys.dont_write_bytecode = False
 
+# Hypothesis loads every installed package's plugin at its import: trio (a dependency of selenium) has one, and
+# importing it cost each test process a tenth of a second. No test here uses a Hypothesis plugin.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 # The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
 # UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
 # tear-down: a test may be slow for its fixture). Each check errs on the side of a busy 2-core machine: the first

@@ -43,8 +43,9 @@ def test_marked_and_fails():
 '''
 
 
-def test_the_check_fails_a_slow_unmarked_test_and_a_quick_marked_one(pytester):
+def test_the_check_fails_a_slow_unmarked_test_and_a_quick_marked_one(pytester, monkeypatch):
     assert "UNMARKED_LIMIT = 1.0" in CONFTEST
+    monkeypatch.setenv("HOTSTREAK_SLOW_CHECK", "1")  # on even in a run that turned it off for itself
     pytester.makeconftest(CONFTEST.replace("UNMARKED_LIMIT = 1.0", "UNMARKED_LIMIT = 0.05"))
     pytester.makeini("[pytest]\nmarkers =\n    slow: slow\n")
     pytester.makepyfile(test_suite=SUITE)
