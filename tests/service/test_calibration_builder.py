@@ -64,7 +64,7 @@ class Builder:
     def light(self) -> int:
         """The running light: the brightest pixel on the strip."""
         frame = self.strip.last
-        return max(range(len(frame)), key=lambda i: sum(frame[i]))
+        return frame.index(max(frame, key=sum))
 
     def wait_for_light(self, pixel: int, limit: float = 60.0) -> None:
         start = self.clock()
