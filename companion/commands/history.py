@@ -12,11 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.kiosk.config import load_config
+from companion.kiosk.config import load_config, rule_data
 from companion.kiosk.config_path import HELP
 from companion.kiosk.history import backfill, history_dict, seat_label
 from companion.kiosk.recovery import open_for_reading
-from companion.rules import load_deck, load_track
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--limit {args.limit} is not valid (expected 1 or more games)")
     path = Path(args.db or cfg.journal)
     with open_for_reading(path) as journal:
-        backfill(journal, load_track(cfg.track), load_deck(cfg.deck))
+        backfill(journal, *rule_data(cfg))
         info = history_dict(journal, args.limit)
     if args.json:
         print(json.dumps(info))

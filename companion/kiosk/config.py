@@ -150,8 +150,11 @@ def load_config(path: str | Path | None = None) -> Config:
 def rule_data(cfg: Config) -> tuple[Track, Deck]:
     """The track and deck the config names (``paths.track``, ``paths.deck``; the packaged ones when empty),
     loaded and validated: the one check ``hotstreak config`` and ``hotstreak run`` share. Raises DataFileError
-    naming the file and each problem (a missing file included)."""
-    return load_track(cfg.track), load_deck(cfg.deck)
+    naming the file and each problem (a missing file included). The packaged ones are read once a process (they
+    are frozen values, and a kiosk and its tests ask for them again and again)."""
+    from companion.rules.race import default_deck, default_track
+    return (load_track(cfg.track) if cfg.track else default_track(),
+            load_deck(cfg.deck) if cfg.deck else default_deck())
 
 
 # ----- the effective configuration as TOML (``hotstreak config``) ------------------------------------------

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from companion.kiosk.config import Config
+from companion.kiosk.config import Config, rule_data
 from companion.kiosk.device_sinks import screen_sink, voice_sink
 from companion.kiosk.settings import DeclaredSettings, UndeclaredSetting
 from companion.kiosk.controller import Controller
@@ -25,7 +25,6 @@ from companion.kiosk.journal_folder import check_journal_folder
 from companion.kiosk.lock import take as take_lock
 from companion.kiosk.recovery import open_journal
 from companion.kiosk.service_setup import attach_service
-from companion.rules import load_deck, load_track
 from companion.rules.mascots import MASCOTS
 from companion.kiosk.sdnotify import Notifier, WatchdogPinger
 from companion.call.console import ConsoleSink
@@ -123,7 +122,7 @@ def check_settings(cfg: Config, *, mode: str | None, web: str | None, db: str | 
 
     chosen = resolve_mode(mode, config=cfg.hardware)
     wanted(cfg, chosen, web)
-    lane_map = LaneMap.from_dict(cfg.lane_map_dict(load_track(cfg.track).spaces), where="leds")
+    lane_map = LaneMap.from_dict(cfg.lane_map_dict(rule_data(cfg)[0].spaces), where="leds")
     if cfg.led_count < lane_map.count:
         raise ValueError(f"leds.count {cfg.led_count} is too small for the lane map (it needs at least {lane_map.count})")
     check_journal_folder(db, sd_card=chosen == "pi")
@@ -136,8 +135,7 @@ def _build(cfg: Config, *, mode: str | None, db: str | Path, scanner: str | None
     from companion.lights.lanemap import LaneMap
     from hardware import make_hardware, resolve_mode
 
-    track = load_track(cfg.track)
-    deck = load_deck(cfg.deck)
+    track, deck = rule_data(cfg)
     journal, notices = open_journal(db)
     notifier = Notifier()
     pinger = WatchdogPinger(notifier, clock)
