@@ -1,9 +1,12 @@
 """The check in tests/conftest.py that decides the `slow` marker by measured time (docs/bench.md), run on a small
-suite of its own with a lower limit for unmarked tests (0.05 s instead of 1 s), so this test stays quick."""
+suite of its own with a lower limit for unmarked tests (0.05 s instead of 1 s); a run of pytest with a real
+process in it, so the test itself is slow (0.3-0.5 s)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 pytest_plugins = ["pytester"]
 
@@ -43,6 +46,7 @@ def test_marked_and_fails():
 '''
 
 
+@pytest.mark.slow
 def test_the_check_fails_a_slow_unmarked_test_and_a_quick_marked_one(pytester, monkeypatch):
     assert "UNMARKED_LIMIT = 1.0" in CONFTEST
     monkeypatch.setenv("HOTSTREAK_SLOW_CHECK", "1")  # on even in a run that turned it off for itself

@@ -3,7 +3,6 @@ desktop window's keys reach the table through the buttons' press path; hardware/
 
 from __future__ import annotations
 
-import ast
 import pathlib
 
 import pytest
@@ -17,6 +16,7 @@ from hardware.display import NullDisplay
 from hardware.leds import MockStrip, NullStrip
 from hardware.mock_scanner import MockScanner
 from hardware.scanner import SerialScanner
+from sourcecode import imported_modules
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -58,11 +58,8 @@ def test_hardware_imports_nothing_of_companion():
     paths = sorted((ROOT / "hardware").glob("*.py"))
     assert len(paths) > 5, f"the hardware modules are not in {ROOT / 'hardware'}"
     for path in paths:
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n == "companion" or n.startswith("companion.") for n in names), f"{path.name} imports {names}"
+        names = imported_modules(path)
+        assert not any(n == "companion" or n.startswith("companion.") for n in names), f"{path.name} imports {names}"
 
 
 def test_window_keys_u_and_g_press_undo_and_go_through_the_buttons(tmp_path, monkeypatch):

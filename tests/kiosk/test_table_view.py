@@ -20,6 +20,7 @@ from companion.view.status import status_dict as view_status
 from companion.view.table_view import build, seat_name
 from companion.web.sink import WebSink
 from companion.web.view import table_view
+from sourcecode import imported_modules
 
 ORDER = {"side_bet_order": list(range(12))}
 TO_RACE = ("HS-NEW", "HS-PLAYERS-2", "HS-GO", "HS-GO", "HS-GO")  # untracked deck, no bets: race 1 begins
@@ -260,18 +261,6 @@ def test_the_race_call_is_worded_once_per_input_in_the_view(language):
 
 
 # ----- boundaries -----------------------------------------------------------------------------------------------
-def imported_modules(path) -> set[str]:
-    import ast
-    tree = ast.parse(path.read_text("utf-8"))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
-
 def test_no_sink_folder_imports_the_kiosk_and_the_view_imports_only_the_rules():
     """The view imports the rules and, for the English name of an unnamed seat, the phrase catalogue (a leaf:
     it imports only the standard library)."""

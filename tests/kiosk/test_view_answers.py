@@ -11,6 +11,7 @@ from companion.rules.mascots import Mascot
 from companion.rules.phases import Phase
 from companion.rules.table import Table
 from companion.view.table_view import build
+from sourcecode import nodes
 
 ROOT = Path(__file__).resolve().parents[2] / "companion"
 SINK_FOLDERS = ("screen", "web", "call", "voice", "lights")
@@ -27,7 +28,7 @@ def rule_uses(path: Path) -> set[str]:
     """What ``path`` imports of :data:`RULES_MONEY` (from any companion.rules module) and which of
     :data:`RULES_ATTRIBUTES` it reads, as ``name (line)``."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion.rules"):
             found |= {f"{a.name} ({node.lineno})" for a in node.names if a.name in RULES_MONEY}
         elif isinstance(node, ast.Attribute) and node.attr in RULES_ATTRIBUTES:

@@ -4,7 +4,6 @@ sounds/phrases/*.toml), never from reading the detail back."""
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import pickle
 import random
@@ -28,6 +27,7 @@ from companion.rules.sidebets import SideBetTracker, load_side_bets
 from companion.rules.table import Table
 from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
 from companion.web.seats import seat_token
+from sourcecode import imported_modules
 
 ORDER = ["any-dq", "bottom2-mum", "same-space"]
 RACE_1 = "HS17 HS15 HS14 HS22 HS06 HS04 HS03 HS11 HS28 HS26 HS25 HS33".split()  # H 1, G 2, D 3, M 4
@@ -423,16 +423,6 @@ SHOWERS = ["companion/call/words.py", "companion/call/caller.py", "companion/cal
            "companion/web/sink.py", "companion/web/app.py", "companion/web/inputs.py", "companion/kiosk/controller.py"]
 
 
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-    return names
-
-
 MISLEADING = ("unknown code HS99: already revealed in pass 2; the race is over; not on top; seat 9 is not at "
               "this table; can't save")  # a detail that names other reasons, values and codes
 
@@ -455,6 +445,6 @@ def test_the_words_of_a_refusal_come_from_its_reason_whatever_its_detail_says(se
 def test_no_module_reads_a_refusal_sentence_back():
     assert not (REPO / "companion/call/refusals.py").exists()
     for name in SHOWERS:
-        assert "companion.call.refusals" not in _imports(REPO / name), name
+        assert "companion.call.refusals" not in imported_modules(REPO / name), name
     js = (REPO / "companion/web/static/app.js").read_text("utf-8")
     assert ".test(answer.error" not in js and "answer.reason" in js
