@@ -3,7 +3,6 @@ never call a rules function to compute money, places, stacks or names (docs/arch
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 from companion.rules.betting import STACKS, bet_amount
@@ -11,7 +10,7 @@ from companion.rules.mascots import Mascot
 from companion.rules.phases import Phase
 from companion.rules.table import Table
 from companion.view.table_view import build
-from sourcecode import nodes
+from sourcecode import source
 
 ROOT = Path(__file__).resolve().parents[2] / "companion"
 SINK_FOLDERS = ("screen", "web", "call", "voice", "lights")
@@ -28,11 +27,10 @@ def rule_uses(path: Path) -> set[str]:
     """What ``path`` imports of :data:`RULES_MONEY` (from any companion.rules module) and which of
     :data:`RULES_ATTRIBUTES` it reads, as ``name (line)``."""
     found = set()
-    for node in nodes(path):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("companion.rules"):
-            found |= {f"{a.name} ({node.lineno})" for a in node.names if a.name in RULES_MONEY}
-        elif isinstance(node, ast.Attribute) and node.attr in RULES_ATTRIBUTES:
-            found.add(f".{node.attr} ({node.lineno})")
+    code = source(path)
+    found |= {f"{name} ({line})" for module, name, line in code.imports
+              if module.startswith("companion.rules") and name in RULES_MONEY}
+    found |= {f".{attr} ({line})" for attr, line in code.attributes if attr in RULES_ATTRIBUTES}
     return found
 
 
