@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The quick loop's time, as its goal reads it: `pytest -m "not slow"` with two busy loops beside it (each a
 # shell spinning on a core, started here and stopped by PID however this script ends), then once more quiet.
-# Prints the wall time, the CPU time of pytest and its workers, and pytest's own last line for each run.
+# Prints the wall time, the CPU time of pytest and its workers, and pytest's own last line for each run, and
+# before each run the host's speed: the CPU seconds of a fixed Python loop (3 million steps; 0.25-0.45 s here, as
+# the shared host's speed drifts, and the quick loop's time drifts with it).
 #
 #   bench/quick_loop.sh [--busy N] [--runs K]     N busy loops (default 2), K runs of each kind (default 1)
 set -euo pipefail
@@ -28,24 +30,34 @@ stop_loops() {
 CPU_FILE=$(mktemp)
 trap 'stop_loops; rm -f "$CPU_FILE"' EXIT
 
-one_run() {  # label
+host_speed() {  # the CPU seconds of a fixed loop, alone on a core: how quick the host is just now
+    "$PYTHON" -c 'import time
+t = time.process_time()
+s = 0
+for i in range(3_000_000):
+    s += i * i % 7
+print(f"{time.process_time() - t:.2f}")'
+}
+
+one_run() {  # label host-speed
     local last start end
     start=$EPOCHREALTIME
     last=$(/usr/bin/env time -o "$CPU_FILE" -f 'CPU %U s user + %S s sys' "$PYTHON" -m pytest -m 'not slow' -q \
         -p no:cacheprovider 2>&1 | tail -n 1) || true  # a failed run is reported, not fatal
     end=$EPOCHREALTIME
-    awk -v l="$1" -v s="$start" -v e="$end" -v c="$(cat "$CPU_FILE")" -v o="$last" \
-        'BEGIN { printf "%-22s %5.1f s wall, %s: %s\n", l, e - s, c, o }'
+    awk -v l="$1" -v s="$start" -v e="$end" -v c="$(cat "$CPU_FILE")" -v o="$last" -v h="$2" \
+        'BEGIN { printf "%-22s %5.1f s wall (host loop %s s), %s: %s\n", l, e - s, h, c, o }'
 }
 
 "$PYTHON" -m pytest --collect-only -q -p no:cacheprovider >/dev/null  # warm: compiled modules kept
 for ((run = 1; run <= RUNS; run++)); do
+    speed=$(host_speed)  # measured before the busy loops start
     for ((i = 0; i < BUSY; i++)); do
         bash -c 'while :; do :; done' &
         LOOPS+=("$!")
     done
-    one_run "$BUSY busy loops (run $run)"
+    one_run "$BUSY busy loops (run $run)" "$speed"
     stop_loops
-    one_run "quiet (run $run)"
+    one_run "quiet (run $run)" "$(host_speed)"
 done
 echo "load average now: $(cut -d' ' -f1-3 /proc/loadavg)"
