@@ -629,7 +629,9 @@ def test_install_refuses_a_prefix_under_a_folder_a_service_group_can_write(tmp_p
             "hotstreak") in result.stderr
 
 
-@pytest.mark.parametrize("mode, refused", [(0o777, True), (0o1777, False), (0o755, False)])
+@pytest.mark.parametrize("mode, refused", [(0o777, True),  # a whole dry run of the script when it is let through:
+                                           pytest.param(0o1777, False, marks=pytest.mark.slow),  # 0.1-0.4 s quiet,
+                                           pytest.param(0o755, False, marks=pytest.mark.slow)])  # 1.2 s when busy
 def test_install_refuses_a_world_writable_folder_on_the_way_unless_sticky(tmp_path, mode, refused):
     root = service_root(tmp_path)
     (root / "srv/open").mkdir()

@@ -106,8 +106,6 @@ def test_claim_rename_and_another_phone_refused():
         assert [(s["name"], s["claimed"]) for s in seats] == [("Seat 1", False), ("Annie", True), ("Seat 3", False)]
 
 
-@pytest.mark.slow  # a restart of the phone page's server
-@pytest.mark.slow
 def test_claims_and_tokens_survive_a_restart(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db), *STANDARD_GAME) as table:

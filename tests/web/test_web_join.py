@@ -70,7 +70,6 @@ def test_a_seat_is_taken_only_with_the_join_code_the_screen_shows_and_nothing_se
         assert status == 403 and answer["need"] == "join"
 
 
-@pytest.mark.slow  # a restart of the phone page's server
 def test_a_restart_keeps_the_join_code_and_status_json_gives_it_with_the_seat_codes(tmp_path, capsys):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, limit=FAST), *STANDARD_GAME, "HS-NAME-3:Dora") as table:

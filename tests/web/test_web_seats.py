@@ -81,7 +81,6 @@ def test_a_seat_played_from_the_bet_sheet_needs_the_code_and_its_bet_stays_the_t
 
 
 # ----- tokens are bound to their journal --------------------------------------------------------------------
-@pytest.mark.slow
 def test_a_journal_moved_aside_voids_every_token_although_entry_ids_start_again(tmp_path):
     db = tmp_path / "journal.db"
     with started(LiveTable(db, language="nl"), *STANDARD_GAME) as table:
