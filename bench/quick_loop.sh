@@ -28,7 +28,8 @@ stop_loops() {
 }
 
 CPU_FILE=$(mktemp)
-trap 'stop_loops; rm -f "$CPU_FILE"' EXIT
+OUT_FILE=$(mktemp)
+trap 'stop_loops; rm -f "$CPU_FILE" "$OUT_FILE"' EXIT
 
 host_speed() {  # the CPU seconds of a fixed loop, alone on a core: how quick the host is just now
     "$PYTHON" -c 'import time
@@ -42,11 +43,13 @@ print(f"{time.process_time() - t:.2f}")'
 one_run() {  # label host-speed
     local last start end
     start=$EPOCHREALTIME
-    last=$(/usr/bin/env time -o "$CPU_FILE" -f 'CPU %U s user + %S s sys' "$PYTHON" -m pytest -m 'not slow' -q \
-        -p no:cacheprovider 2>&1 | tail -n 1) || true  # a failed run is reported, not fatal
+    /usr/bin/env time -o "$CPU_FILE" -f 'CPU %U s user + %S s sys' "$PYTHON" -m pytest -m 'not slow' -q \
+        -p no:cacheprovider >"$OUT_FILE" 2>&1 || true  # a failed run is reported, not fatal
     end=$EPOCHREALTIME
+    last=$(tail -n 1 "$OUT_FILE")
     awk -v l="$1" -v s="$start" -v e="$end" -v c="$(cat "$CPU_FILE")" -v o="$last" -v h="$2" \
         'BEGIN { printf "%-22s %5.1f s wall (host loop %s s), %s: %s\n", l, e - s, h, c, o }'
+    grep -E '^(FAILED|ERROR) ' "$OUT_FILE" | sed 's/^/    /' || true  # which tests, when some failed
 }
 
 "$PYTHON" -m pytest --collect-only -q -p no:cacheprovider >/dev/null  # warm: compiled modules kept
