@@ -32,8 +32,9 @@ os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 # The `slow` marker is decided by measured time (docs/bench.md): a test without it whose call takes over
 # UNMARKED_LIMIT seconds fails, and so does a test with it that takes under MARKED_LIMIT in all (set-up, call and
 # tear-down: a test may be slow for its fixture). Each check errs on the side of a busy 2-core machine: the first
-# counts the call without the time a thread of the test waited for a core (/proc/self/task/*/schedstat), so load
-# cannot push a quick test over; the second counts wall time, which load only lengthens, and spares a test that ran a real
+# counts the call without the time a thread of the test waited for a core (/proc/self/task/*/schedstat) and the
+# time the virtual machine itself was not run (the host's "steal", /proc/stat), so load cannot push a quick test
+# over; the second counts wall time, which load only lengthens, and spares a test that ran a real
 # process (Python's start-up alone is 0.15-0.5 s, with the load). HOTSTREAK_SLOW_CHECK=0 turns the check off.
 UNMARKED_LIMIT = 1.0
 MARKED_LIMIT = 0.2
@@ -99,14 +100,28 @@ def pytest_runtest_call(item):
         return (yield)
 
 
+def _stolen() -> list[float]:
+    """Seconds each core of a virtual machine has been kept from running by its host so far ("steal" in
+    /proc/stat; empty where the kernel does not say). A shared host can stall a guest for seconds: no thread of
+    the test waits in the guest's run queue then, yet the test's wall time grows."""
+    try:
+        with open("/proc/stat") as f:
+            rows = [line.split() for line in f if line.startswith("cpu") and not line.startswith("cpu ")]
+        return [int(row[8]) / os.sysconf("SC_CLK_TCK") for row in rows]
+    except (OSError, ValueError, IndexError):
+        return []
+
+
 @contextlib.contextmanager
 def _waiting(item, when: str):
-    """Keep in the item's stash how long this thread waited for a core during the phase ``when``."""
-    start = _run_queue_wait()
+    """Keep in the item's stash how long the test was kept from running during the phase ``when``: the longest
+    wait for a core of any of its threads, plus the longest time the host stole from one core meanwhile."""
+    start, stolen = _run_queue_wait(), _stolen()
     try:
         yield
     finally:
-        item.stash.setdefault(_WAITED, {})[when] = _waited_since(start)
+        steal = max((b - a for a, b in zip(stolen, _stolen())), default=0.0)
+        item.stash.setdefault(_WAITED, {})[when] = _waited_since(start) + steal
 
 
 @pytest.hookimpl(wrapper=True)
@@ -122,7 +137,7 @@ def pytest_runtest_makereport(item, call):
     if call.when == "call" and not slow and ran > UNMARKED_LIMIT:
         report.outcome = "failed"
         report.longrepr = (f"{item.nodeid} took {ran:.2f} s (not counting {call.duration - ran:.2f} s waiting for a "
-                           f"core), over {UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
+                           f"core or stolen by the host), over {UNMARKED_LIMIT} s: mark it @pytest.mark.slow")
     elif (call.when == "teardown" and slow and sum(took.values()) < MARKED_LIMIT
           and _children_cpu() - item.stash.get(_CHILDREN, 0.0) < 0.01):  # a real process's time varies: kept
         report.outcome = "failed"
