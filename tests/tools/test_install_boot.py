@@ -83,5 +83,5 @@ def test_boot_files_are_replaced_atomically_with_a_backup(tmp_path):
         "cmdline.txt", "cmdline.txt.hotstreak-backup", "config.txt", "config.txt.hotstreak-backup"]
     assert "old file: " in result.stdout
     script = INSTALL.read_text()
-    assert "sed -i" not in script                                          # every boot file edit goes through the rename
+    assert "sed -i" not in script  # every boot file edit goes through the rename
     assert re.search(r'mv -f "\$tmp" "\$file"', script)
