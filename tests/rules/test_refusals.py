@@ -1,6 +1,7 @@
-"""Typed refusals: every refusal carries a reason code and the values it names (companion/rules/errors.py), and
-its words on the screen, console, phone and voice come from that code in each language (companion/call/words.py,
-sounds/phrases/*.toml), never from reading the detail back."""
+"""Typed refusals: every refusal of the rules and the table carries a reason code and the values it names
+(companion/rules/errors.py; the phone page's own are in test_phone_refusals.py), and its words on the screen,
+console, phone and voice come from that code in each language (companion/call/words.py, sounds/phrases/*.toml),
+never from reading the detail back."""
 
 from __future__ import annotations
 
@@ -25,8 +26,7 @@ from companion.rules.phases import Variant
 from companion.rules.race import Race
 from companion.rules.sidebets import SideBetTracker, load_side_bets
 from companion.rules.table import Table
-from companion.web.inputs import WebRefusal, bet_texts, leave_text, name_text
-from companion.web.seats import seat_token
+from companion.web.inputs import WebRefusal
 from sourcecode import imported_modules
 
 ORDER = ["any-dq", "bottom2-mum", "same-space"]
@@ -340,53 +340,6 @@ def test_a_refusal_keeps_its_reason_and_fields_through_pickle_and_its_message():
     assert message == str(error) and message.error is error and words.reason_of(message) is Reason.SEAT
     with pytest.raises(TypeError):
         error.fields["seat"] = 6  # read only
-
-
-# ----- the phone's refusals -------------------------------------------------------------------------------------
-SECRET = b"k" * 32
-VIEW = {"phase": "betting", "players": 3, "variant": "open", "race": 1, "double_race": 3, "seats": [{}, {}, {}]}
-
-
-def _token(seat: int) -> str:
-    return seat_token(SECRET, seat, 1)
-
-
-@pytest.mark.parametrize("call, reason, status", [
-    (lambda: name_text({"seat": 1, "name": "Ann"}, {"phase": "new-game"}, SECRET, {}, set()),
-     Reason.PLAYERS_FIRST, 409),
-    (lambda: name_text({"seat": 4, "name": "Ann"}, VIEW, SECRET, {}, set()), Reason.SEAT, 400),
-    (lambda: name_text({"seat": 1, "name": "Ann"}, {**VIEW, "phase": "game-over"}, SECRET, {}, set()),
-     Reason.GAME_OVER, 409),
-    (lambda: name_text({"seat": 1, "name": " "}, VIEW, SECRET, {}, set()), Reason.NAME, 400),
-    (lambda: name_text({"seat": 1, "name": "HS15"}, VIEW, SECRET, {}, set()), Reason.NAME, 400),
-    (lambda: name_text({"seat": 1, "name": "Ann"}, VIEW, SECRET, {1: 1}, set()), Reason.NOT_YOURS, 403),
-    (lambda: name_text({"seat": 1, "name": "Ann"}, VIEW, SECRET, {}, {1}), Reason.NOT_YOURS, 409),
-    (lambda: leave_text({"seat": 1, "token": "nope"}, VIEW, SECRET, {1: 1}), Reason.NOT_YOURS, 403),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum"}, {**VIEW, "variant": "standard"}, SECRET,
-                       {1: 1}), Reason.VARIANT, 409),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum"}, {**VIEW, "phase": "racing"}, SECRET,
-                       {1: 1}), Reason.WRONG_TIME, 409),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum"}, {**VIEW, "double_armed": True}, SECRET,
-                       {1: 1}), Reason.WRONG_TIME, 409),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "pig"}, VIEW, SECRET, {1: 1}), Reason.UNKNOWN, 400),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "answer": "maybe"}, VIEW, SECRET, {1: 1}), Reason.UNKNOWN,
-     400),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum", "double": "all"}, VIEW, SECRET, {1: 1}),
-     Reason.UNKNOWN, 400),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum", "double": "mascot"}, VIEW, SECRET, {1: 1}),
-     Reason.NO_DOUBLE, 409),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "answer": "yes", "double": "mascot"},
-                       {**VIEW, "race": 3}, SECRET, {1: 1}), Reason.MISSING, 400),
-    (lambda: bet_texts({"seat": 1, "token": _token(1)}, VIEW, SECRET, {1: 1}), Reason.MISSING, 400),
-    (lambda: bet_texts({"seat": 1, "token": _token(1), "mascot": "mum"},
-                       {**VIEW, "seats": [{"bet": {"mascot": "mum"}}, {}, {}]}, SECRET, {1: 1}), Reason.ALREADY, 400),
-], ids=["no-game", "seat", "game-over", "blank-name", "name-as-code", "claimed", "being-claimed", "leave-not-yours",
-        "bet-standard", "bet-closed", "bet-double-armed", "bet-mascot", "bet-answer", "bet-double-kind",
-        "bet-double-race", "bet-double-needs-bet", "bet-nothing", "bet-same"])
-def test_every_phone_refusal_carries_its_reason(call, reason, status):
-    with pytest.raises(WebRefusal) as info:
-        call()
-    assert (info.value.reason, info.value.status) == (reason, status), str(info.value)
 
 
 # ----- the words of every reason ------------------------------------------------------------------------------

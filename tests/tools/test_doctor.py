@@ -1,4 +1,5 @@
-"""hotstreak doctor: each check against fake system trees (one problem at a time), and the all-good case."""
+"""hotstreak doctor: each check but the scanner's (test_doctor_scanner.py) against fake system trees (one problem
+at a time), and the all-good case."""
 
 from __future__ import annotations
 
@@ -15,44 +16,7 @@ import pytest
 from companion.tools import doctor
 from companion.tools.doctor import run_checks
 from conftest import ROOT, hotstreak
-
-GROUP_NAMES = ["dialout", "gpio", "spi", "video", "render", "input", "audio"]
-
-
-def write(path: Path, text: str = "") -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-def make_pi(root: Path) -> Path:
-    """A fake Raspberry Pi tree where every check passes."""
-    write(root / "proc/device-tree/model", "Raspberry Pi 4 Model B Rev 1.4\0")
-    write(root / "dev/ttyACM0")
-    (root / "dev/hotstreak-scanner").symlink_to("ttyACM0")
-    write(root / "dev/spidev0.0")
-    write(root / "dev/dri/card0")
-    write(root / "dev/dri/card1")
-    write(root / "sys/class/drm/card1-HDMI-A-1/status", "connected\n")
-    write(root / "sys/class/drm/card1-HDMI-A-2/status", "disconnected\n")
-    write(root / "boot/firmware/config.txt", "[all]\ndtparam=audio=on\ndtparam=spi=on\n")
-    write(root / "proc/asound/cards", " 0 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n                      vc4-hdmi-0\n")
-    write(root / "sys/module/kernel/parameters/consoleblank", "0\n")
-    write(root / "etc/passwd", "root:x:0:0:root:/root:/bin/bash\n"
-                               "hotstreak:x:998:998:Hot Streak:/var/lib/hotstreak:/usr/sbin/nologin\n")
-    write(root / "etc/group", "root:x:0:\nhotstreak:x:998:\n"
-          + "".join(f"{g}:x:{20 + i}:pi,hotstreak\n" for i, g in enumerate(GROUP_NAMES)))
-    return root
-
-
-def which_all(name: str) -> str:
-    return f"/usr/bin/{name}"
-
-
-def checks(root: Path, **kwargs) -> list[str]:
-    """The names of the failing checks."""
-    kwargs.setdefault("which", which_all)
-    return [p.check for p in run_checks(root, **kwargs).problems]
+from doctorkit import checks, make_pi, which_all, write
 
 
 @pytest.fixture
@@ -63,118 +27,6 @@ def pi(tmp_path) -> Path:
 def test_all_good(pi):
     report = run_checks(pi, which=which_all)
     assert report.ok and report.problems == [] and report.notes == []
-
-
-# --- scanner ---
-
-def test_no_scanner_at_all(pi):
-    (pi / "dev/hotstreak-scanner").unlink()
-    (pi / "dev/ttyACM0").unlink()
-    [problem] = run_checks(pi, which=which_all).problems
-    assert problem.check == "scanner" and "no scanner found" in problem.message
-    assert "plug the scanner in" in problem.fix
-
-
-def test_scanner_in_keyboard_mode_by_input_name(pi):
-    (pi / "dev/hotstreak-scanner").unlink()
-    (pi / "dev/ttyACM0").unlink()
-    write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
-    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
-    assert "keyboard (HID) mode" in problem.message and "python-evdev" in problem.message
-    assert "usb-Netum_Barcode_Scanner-event-kbd" in problem.message
-    assert "pip install evdev" in problem.fix and "USB serial mode" in problem.fix
-
-
-def test_scanner_in_keyboard_mode_by_vendor_id(pi):
-    (pi / "dev/hotstreak-scanner").unlink()
-    (pi / "dev/ttyACM0").unlink()
-    write(pi / "sys/class/input/input5/name", "Symbol Bar Code Scanner\n")
-    write(pi / "sys/class/input/input5/id/vendor", "05e0\n")
-    write(pi / "sys/class/input/input6/name", "HID 046d:c52b Keyboard\n")   # an ordinary keyboard
-    write(pi / "sys/class/input/input6/id/vendor", "046d\n")
-    [problem] = run_checks(pi, which=which_all, has_module=lambda name: False).problems
-    assert "keyboard (HID) mode" in problem.message and "Zebra/Symbol" in problem.message
-    assert "046d" not in problem.message
-
-
-def keyboard_scanner_only(pi: Path) -> Path:
-    (pi / "dev/hotstreak-scanner").unlink()
-    (pi / "dev/ttyACM0").unlink()
-    return write(pi / "dev/input/by-id/usb-Netum_Barcode_Scanner-event-kbd")
-
-
-def test_keyboard_scanner_works_in_auto_and_hid_mode_with_evdev(pi):
-    path = keyboard_scanner_only(pi)
-    for mode in ("auto", "hid"):
-        notes: list[str] = []
-        assert doctor.check_scanner(pi, mode=mode, has_module=lambda name: True, notes=notes) == []
-        assert "read in HID mode, grabbed" in notes[0] and path.name in notes[0]
-
-
-def test_an_installed_service_without_the_hid_drop_in_cannot_read_a_keyboard_scanner(pi):
-    keyboard_scanner_only(pi)
-    write(pi / "etc/systemd/system/hotstreak.service")
-    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)
-    assert "does not join group input" in problem.message and "--scanner-mode hid" in problem.fix
-    write(pi / doctor.HID_DROPIN.lstrip("/"), "[Service]\nSupplementaryGroups=input\n")
-    assert doctor.check_scanner(pi, mode="hid", has_module=lambda name: True) == []
-
-
-def test_keyboard_scanner_in_serial_mode_names_both_ways_out(pi):
-    keyboard_scanner_only(pi)
-    [problem] = doctor.check_scanner(pi, mode="serial", has_module=lambda name: True)
-    assert "keyboard (HID) mode" in problem.message
-    assert "USB serial mode" in problem.fix and 'mode = "hid"' in problem.fix
-
-
-def test_hid_mode_without_a_keyboard_scanner_or_with_a_wrong_device(pi):
-    [problem] = doctor.check_scanner(pi, mode="hid", has_module=lambda name: True)  # only a serial one here
-    assert "no keyboard-mode scanner found" in problem.message and "hid_device" in problem.fix
-    [problem] = doctor.check_scanner(pi, mode="hid", hid_device="/dev/input/by-id/usb-Gone-event-kbd")
-    assert problem.message.startswith("the keyboard scanner /dev/input/by-id/usb-Gone-event-kbd")
-
-
-def test_scanner_mode_comes_from_the_config(pi, tmp_path):
-    keyboard_scanner_only(pi)
-    config = write(tmp_path / "hotstreak.toml", '[scanner]\nmode = "serial"\n')
-    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
-    assert [p.check for p in report.problems] == ["scanner"] and 'mode = "hid"' in report.problems[0].fix
-    config.write_text('[scanner]\nmode = "hid"\n')
-    report = run_checks(pi, which=which_all, config_path=str(config), has_module=lambda name: True)
-    assert report.ok and "HID mode" in report.notes[0]
-
-
-def test_ordinary_keyboard_is_not_a_scanner(pi):
-    write(pi / "dev/input/by-id/usb-Logitech_USB_Keyboard-event-kbd")
-    write(pi / "sys/class/input/input6/name", "Logitech USB Keyboard\n")
-    write(pi / "sys/class/input/input6/id/vendor", "046d\n")
-    assert doctor.keyboard_mode_scanners(pi) == []
-    assert checks(pi) == []
-
-
-def test_serial_port_without_symlink_names_its_usb_ids(pi):
-    (pi / "dev/hotstreak-scanner").unlink()
-    usb = pi / "sys/devices/platform/usb1/1-1"
-    write(usb / "idVendor", "abcd\n")
-    write(usb / "idProduct", "1234\n")
-    (usb / "1-1:1.0").mkdir()
-    (pi / "sys/class/tty/ttyACM0").mkdir(parents=True)
-    (pi / "sys/class/tty/ttyACM0/device").symlink_to("../../../devices/platform/usb1/1-1/1-1:1.0")
-    [problem] = run_checks(pi, which=which_all).problems
-    assert "/dev/ttyACM0 (USB abcd:1234)" in problem.message
-    assert "--scanner-id VVVV:PPPP" in problem.fix
-
-
-def test_dangling_scanner_link(pi):
-    (pi / "dev/ttyACM0").unlink()
-    [problem] = run_checks(pi, which=which_all).problems
-    assert "gone" in problem.message
-
-
-def test_configured_scanner_port(pi):
-    (pi / "dev/hotstreak-scanner").unlink()
-    assert checks(pi, scanner_port="/dev/ttyACM0") == []
-    assert checks(pi, scanner_port="/dev/ttyUSB3") == ["scanner"]
 
 
 # --- SPI ---
@@ -416,14 +268,6 @@ def test_config_skipped_with_a_note_without_companion_config(pi, tmp_path, monke
     monkeypatch.setitem(sys.modules, "companion.kiosk.config", None)   # makes the import fail
     report = run_checks(pi, which=which_all, config_path=str(write(tmp_path / "c.toml")))
     assert report.ok and report.notes == ["config check skipped: this version has no companion.kiosk.config"]
-
-
-# --- install.sh and doctor agree on scanner makers ---
-
-def test_scanner_vendors_match_the_install_script():
-    script = (ROOT / "systemd/install.sh").read_text()
-    line = next(l for l in script.splitlines() if l.startswith("readonly SCANNER_VENDORS=("))
-    assert set(line.split("(")[1].rstrip(")").split()) == set(doctor.SCANNER_VENDORS)
 
 
 # --- the command ---

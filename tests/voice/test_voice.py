@@ -1,6 +1,5 @@
 """The voice: WAV cache keyed by text + voice (with a size cap), a queue where nothing of a card starts once the
-next card is revealed (fake clock), quick stops in every state, and the audio backends (mock, none, the pygame
-mixer on SDL's dummy driver)."""
+next card is revealed (fake clock), and quick stops in every state."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ import wave
 import pytest
 
 from companion.voice.speech import Line, Voice, VoiceCache, VoiceQueue, VoiceUnavailable
-from hardware.audio import MockAudio, NullAudio, open_audio
+from hardware.audio import MockAudio
 from conftest import FakeClock
 
 
@@ -249,52 +248,6 @@ def test_background_rendering_plays_when_ready(tmp_path):
         assert future.result(timeout=5) == 2
     finally:
         voice.close()
-
-
-# ----- audio backends -------------------------------------------------------------------------------------------
-def test_mock_audio_records_and_null_audio_logs_once(caplog):
-    audio = open_audio("mock")
-    audio.play_effect("crowd")
-    audio.play_voice("/x.wav")
-    assert audio.played == [("effect", "crowd"), ("voice", "/x.wav")]
-    with caplog.at_level(logging.WARNING, "hotstreak.audio"):
-        null = NullAudio("no sound card")
-        for _ in range(3):
-            null.play_effect("dq")
-            null.play_voice("/x.wav")
-    assert len(caplog.records) == 1 and "no sound card" in caplog.records[0].message
-    assert null.voice_busy() is False
-    with pytest.raises(ValueError, match="'loud'"):
-        open_audio("loud")
-
-
-def test_pygame_mixer_on_the_dummy_driver_plays_voice_and_effects(tmp_path, monkeypatch):
-    pytest.importorskip("pygame")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # restored after the test
-    from companion.call.announcer import sounds_dir
-    effects_dir = sounds_dir() / "effects"
-    audio = open_audio("pygame", driver="dummy", effects=effects_dir)
-    if audio.name != "pygame":
-        pytest.skip("no mixer here")
-    try:
-        audio.play_effect("finish")
-        audio.play_voice(effects_dir / "crowd.wav")
-        assert audio.voice_busy()
-        audio.stop_voice()
-        assert not audio.voice_busy()
-        with pytest.raises(ValueError, match="'boing'"):
-            audio.play_effect("boing")
-    finally:
-        audio.close()
-
-
-def test_no_audio_device_gives_null_audio(caplog, monkeypatch):
-    pytest.importorskip("pygame")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # restored after the test
-    with caplog.at_level(logging.WARNING, "hotstreak.audio"):
-        audio = open_audio("auto", driver="no-such-driver")
-    assert audio.name == "none"
-    assert "cannot open the mixer" in caplog.records[0].message
 
 
 # ----- the race caller's queue policy ---------------------------------------------------------------------------
