@@ -43,14 +43,17 @@ class PygameAudio(Device):
 
     The effects duck under the voice (:mod:`hardware.ducking`): each call (the voice asks :meth:`voice_busy` once
     a frame) sets every effect channel's volume to :func:`hardware.ducking.effects_gain` of ``clock()`` (seconds)
-    and the voice lines played. ``mixer``: a ``pygame.mixer``-like module (tests pass a fake that records the
-    channel volumes); None imports pygame's."""
+    and the voice lines played. ``volume`` (0.0-1.0, a share of the sound card's loudness) scales the voice and
+    the effects alike (the duck multiplies it); ValueError outside that. ``mixer``: a ``pygame.mixer``-like module
+    (tests pass a fake that records the channel volumes); None imports pygame's."""
 
     name = "pygame"
 
     def __init__(self, driver: str | None = None, frequency: int = 22050, buffer: int = 512,
                  effects: str | Path | None = None, channels: int = 8, *,
-                 clock: Callable[[], float] = time.monotonic, mixer: Any = None):
+                 clock: Callable[[], float] = time.monotonic, mixer: Any = None, volume: float = 1.0):
+        if not 0.0 <= volume <= 1.0:
+            raise ValueError(f"volume {volume!r} is out of range (expected 0.0..1.0)")
         if mixer is None:
             if driver:
                 os.environ["SDL_AUDIODRIVER"] = driver
@@ -62,13 +65,16 @@ class PygameAudio(Device):
         mixer.set_num_channels(channels)
         mixer.set_reserved(1)
         self._voice = mixer.Channel(VOICE_CHANNEL)
+        self._volume = volume
+        if volume != 1.0:
+            self._voice.set_volume(volume)  # once: nothing else sets the voice channel's volume
         self._effect_channels = [mixer.Channel(i) for i in range(VOICE_CHANNEL + 1, channels)]
         self._effects_dir = Path(effects) if effects else None
         self._effects: dict[str, Any] = {}
         self._clock = clock
         self._spans: list[Span] = []
         self._gain = 1.0
-        self._duck()
+        self._duck()  # sets the effect channels to the volume when it is not 1
 
     def play_voice(self, path: str | Path) -> None:
         sound = self._mixer.Sound(str(path))
@@ -98,7 +104,7 @@ class PygameAudio(Device):
         """Set the effect channels' volume to the duck's gain now."""
         now = self._clock()
         self._spans = recent(self._spans, now)
-        gain = effects_gain(now, self._spans)
+        gain = effects_gain(now, self._spans) * self._volume
         if abs(gain - self._gain) < 1e-4:
             return
         self._gain = gain
@@ -126,11 +132,13 @@ class PygameAudio(Device):
 
 class MockAudio(Device):
     """Records every sound in ``played`` as ``(kind, what)``: ``("voice", path)``, ``("effect", name)``,
-    ``("stop", "")``. With a ``clock``, a voice line is busy for ``voice_seconds`` after it starts."""
+    ``("stop", "")``. With a ``clock``, a voice line is busy for ``voice_seconds`` after it starts. ``volume``
+    is the loudness it was opened at (0.0-1.0; nothing is played, so it is only kept)."""
 
     name = "mock"
 
     def __init__(self, clock: Callable[[], float] | None = None, voice_seconds: float = 0.0):
+        self.volume = 1.0
         self.played: list[tuple[str, str]] = []
         self.started_at: list[float] = []
         self._clock = clock
@@ -178,17 +186,22 @@ class NullAudio(Device):
 
 
 def open_audio(kind: str = "auto", driver: str | None = None, clock: Callable[[], float] | None = None, *,
-               effects: str | Path | None = None) -> AudioOut:
+               effects: str | Path | None = None, volume: float = 1.0) -> AudioOut:
     """The audio backend for ``kind``: ``auto``/``pygame`` (the mixer playing effects from the folder
-    ``effects``, or :class:`NullAudio` with one log line if it cannot open), ``mock`` (:class:`MockAudio`) or
-    ``none``. Raises ValueError for another kind."""
+    ``effects`` at ``volume``, 0.0-1.0 of the sound card's loudness, or :class:`NullAudio` with one log line if it
+    cannot open), ``mock`` (:class:`MockAudio`, which keeps ``volume``) or ``none``. Raises ValueError for another
+    kind or a volume outside 0.0-1.0."""
+    if not 0.0 <= volume <= 1.0:
+        raise ValueError(f"volume {volume!r} is out of range (expected 0.0..1.0)")
     if kind == "mock":
-        return MockAudio(clock)
+        mock = MockAudio(clock)
+        mock.volume = volume
+        return mock
     if kind == "none":
         return NullAudio("audio is off (kind 'none')")
     if kind not in ("auto", "pygame"):
         raise ValueError(f"unknown audio kind {kind!r} (expected auto, pygame, mock or none)")
     try:
-        return PygameAudio(driver, effects=effects)
+        return PygameAudio(driver, effects=effects, volume=volume)
     except (ImportError, RuntimeError, OSError) as exc:  # pygame.error is a RuntimeError
         return NullAudio(f"cannot open the mixer ({exc})")

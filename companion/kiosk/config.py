@@ -68,6 +68,7 @@ class Config:
     start_timeout: float
     voice: bool
     effects: bool
+    volume: int
     variant: str
     names: tuple[str, ...]
     web_enabled: str | bool

@@ -70,9 +70,10 @@ def screen_sink(p: Any) -> Any:
 def voice_sink(p: Any) -> Any:
     """The voice's sink (race call and effects) from ``p`` (``companion.kiosk.wiring.Parts``), or None: no
     audio wanted, both audio settings off, or a voice that cannot start (one log line). ``p.speech`` replaces
-    the espeak-ng cache (tests). Settings read: audio.voice, audio.effects, language, paths.cache."""
+    the espeak-ng cache (tests). Settings read: audio.voice, audio.effects, audio.volume, language, paths.cache."""
     cfg, audio, clock, speech, prerender = p.cfg, p.audio, p.clock, p.speech, p.prerender
     speak, effects, language, cache = cfg.voice, cfg.effects, cfg.language, cfg.cache  # before the sound opens
+    volume = cfg.volume / 100
     if audio == "none" or not (speak or effects):
         return None
     with quiet_c_stderr():  # libasound's "ALSA lib ..." lines while the mixer looks for a sound card
@@ -83,7 +84,7 @@ def voice_sink(p: Any) -> Any:
             from companion.call.words import sounds_dir
             from companion.voice.speech import Voice, VoiceCache
             from hardware.audio import open_audio
-            sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects")
+            sound = open_audio(audio, clock=clock, effects=sounds_dir() / "effects", volume=volume)
             caller = Caller(language, random.Random())
             if speech is None:
                 voice = Voice(sound, caller.voice, clock, VoiceCache(cache / "voice"))

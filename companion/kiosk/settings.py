@@ -305,6 +305,8 @@ SETTINGS: tuple[Setting, ...] = (
             convert=float),
     Setting("audio.voice", bool, True, "speak the race call (espeak-ng)"),
     Setting("audio.effects", bool, True, "play the sound effects"),
+    Setting("audio.volume", int, 100, "the voice's and effects' loudness, per cent of the sound card's full "
+            "volume\n(0 = silent)", _between(0, 100), "a whole per cent 0..100"),
     Setting("game.variant", str, "standard",
             "standard | open: the variant of a new game when no HS-STANDARD/HS-OPEN is scanned\n"
             "(9+ players always play open)", _one_of("standard", "open"), "standard or open"),

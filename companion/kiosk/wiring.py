@@ -259,7 +259,7 @@ SINKS: list[SinkEntry] = [
               else None),  # its results go back to the controller, into the next view
     SinkEntry("screen", screen_sink, ("display.width", "display.height", "language", "scanner.max_length",
                                       "scanner.repeat_window")),
-    SinkEntry("voice", voice_sink, ("audio.voice", "audio.effects", "language", "paths.cache")),
+    SinkEntry("voice", voice_sink, ("audio.voice", "audio.effects", "audio.volume", "language", "paths.cache")),
     SinkEntry("web", _web_sink, ("web.enabled", "web.host", "web.port", "web.hosts", "language")),
     SinkEntry("extra", lambda p: p.extra),  # build(..., extra_sinks=[...])
     SinkEntry("stall", _stall_sink),  # mock-hardware fault injection

@@ -53,3 +53,20 @@ def test_no_audio_device_gives_null_audio(caplog, monkeypatch):
         audio = open_audio("auto", driver="no-such-driver")
     assert audio.name == "none"
     assert "cannot open the mixer" in caplog.records[0].message
+
+
+@pytest.mark.parametrize("config, volume", [("", 1.0), ("[audio]\nvolume = 40\n", 0.4), ("[audio]\nvolume = 0\n", 0.0)])
+def test_the_tables_sound_opens_at_the_configured_volume(config, volume):
+    from tablekit import TableKit
+    with TableKit(config=config) as table:
+        assert table.audio.volume == volume
+
+
+@pytest.mark.parametrize("text", ["volume = 101", "volume = -1", "volume = 0.5", 'volume = "loud"'])
+def test_a_volume_outside_0_to_100_per_cent_is_one_line_naming_it(text):
+    from companion.kiosk.config import ConfigError, parse_config
+    with pytest.raises(ConfigError) as caught:
+        parse_config(f"[audio]\n{text}\n")
+    message = str(caught.value)
+    assert "audio.volume" in message and text.split(" = ")[1].strip('"') in message and "0..100" in message
+    assert "\n" not in message

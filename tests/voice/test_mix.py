@@ -193,3 +193,18 @@ def test_a_cut_line_releases_the_duck_at_once_and_a_new_effect_starts_ducked(tmp
     clock.advance(RELEASE + 0.01)
     audio.voice_busy()
     assert effect_volumes(mixer) == {1.0}
+
+
+def test_the_volume_setting_scales_the_voice_once_and_the_effects_under_the_duck(tmp_path):
+    clock = FakeClock(0.0)
+    mixer = FakeMixer(clock)
+    audio = PygameAudio(effects=tmp_path, clock=clock, mixer=mixer, volume=0.4)
+    (tmp_path / "fall.wav").write_bytes(b"")
+    assert mixer.volume[VOICE_CHANNEL] == 0.4 and effect_volumes(mixer) == {0.4}   # at rest: both at 40 %
+    audio.play_voice(tmp_path / "line.wav")
+    clock.advance(ATTACK + 0.1)
+    audio.play_effect("fall")
+    assert effect_volumes(mixer) == {round(DUCKED * 0.4, 4)}                         # ducked from 40 %, not 100 %
+    assert [v for _, i, v in mixer.volumes if i == VOICE_CHANNEL] == [0.4]           # the voice set once
+    with pytest.raises(ValueError, match="volume 1.5 is out of range"):
+        PygameAudio(effects=tmp_path, clock=clock, mixer=FakeMixer(clock), volume=1.5)
