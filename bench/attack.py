@@ -46,6 +46,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from attack_flood import ATTACKS, attack
 
@@ -243,6 +244,33 @@ def seat_view(port: int) -> dict:
         return json.loads(conn.getresponse().read())
     finally:
         conn.close()
+
+
+def kiosk_ready(db: Path, port: int, inputs: tuple[str, ...], ready: Callable[[dict], bool],
+                env: dict[str, str] | None = None, wait: float = 60.0) -> tuple[Kiosk, float]:
+    """A kiosk child on ``db`` serving its page on ``port``, with ``inputs`` typed once the page answers; returned
+    with the seconds until the page first answered once ``ready(view)`` holds. RuntimeError (the child's last
+    stderr) when it ends or ``wait`` seconds pass first."""
+    began = time.monotonic()
+    kiosk = Kiosk(db, port, None, env)
+    up: float | None = None
+    typed = False
+    while True:
+        if kiosk.proc.poll() is not None or time.monotonic() > began + wait:
+            raise RuntimeError("the kiosk did not start: " + "".join(kiosk.stderr)[-2000:])
+        try:
+            view = seat_view(port)
+        except OSError:
+            time.sleep(0.05)
+            continue
+        up = up if up is not None else time.monotonic() - began
+        if not typed:
+            for line in inputs:
+                kiosk.type(line)
+            typed = True
+        elif ready(view):
+            return kiosk, up
+        time.sleep(0.05)
 
 
 def stop_kiosk(kiosk: Kiosk) -> None:

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from attack import ROOT, Kiosk, free_port, load_page, seat_post, seat_view, stop_kiosk
+from attack import ROOT, Kiosk, free_port, kiosk_ready, load_page, seat_post, seat_view, stop_kiosk
 
 sys.path.insert(0, str(ROOT))
 
@@ -51,26 +51,8 @@ def kiosk_at(db: Path, inputs: tuple[str, ...], ready: Callable[[dict], bool]) -
     """A kiosk child on ``db`` with ``inputs`` typed once its page answers; (kiosk, port, seconds until the
     page first answered) once ``ready(view)``."""
     port = free_port()
-    began = time.monotonic()
-    kiosk = Kiosk(db, port, None)
-    up, typed = None, False
-    deadline = began + 120
-    while True:
-        if kiosk.proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the kiosk did not start: " + "".join(kiosk.stderr)[-2000:])
-        try:
-            view = seat_view(port)
-        except OSError:
-            time.sleep(0.05)
-            continue
-        up = up if up is not None else time.monotonic() - began
-        if not typed:
-            for line in inputs:
-                kiosk.type(line)
-            typed = True
-        elif ready(view):
-            return kiosk, port, up
-        time.sleep(0.05)
+    kiosk, up = kiosk_ready(db, port, inputs, ready, wait=120)
+    return kiosk, port, up
 
 
 def until(port: int, ready: Callable[[dict], bool], seconds: float = 30.0) -> dict:

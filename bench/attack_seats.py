@@ -13,29 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from attack import ROOT, Kiosk, free_port, seat_post, seat_view, stop_kiosk
+from attack import ROOT, Kiosk, free_port, kiosk_ready, seat_post, seat_view, stop_kiosk
 
 
 def seat_table(db: Path, port: int, env: dict[str, str], inputs: tuple[str, ...], ready) -> Kiosk:
     """A kiosk child with ``inputs`` typed once its page answers, returned when ``ready(view)`` holds."""
-    kiosk = Kiosk(db, port, None, env)
-    deadline = time.monotonic() + 60
-    typed = False
-    while True:
-        if kiosk.proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError("the kiosk did not start: " + "".join(kiosk.stderr)[-2000:])
-        try:
-            view = seat_view(port)
-        except OSError:
-            time.sleep(0.2)
-            continue
-        if not typed:
-            for line in inputs:
-                kiosk.type(line)
-            typed = True
-        elif ready(view):
-            return kiosk
-        time.sleep(0.1)
+    return kiosk_ready(db, port, inputs, ready, env)[0]
 
 
 def seat_attacks() -> int:
