@@ -120,7 +120,6 @@ def _race_seats(race: Race, language: str) -> tuple[SeatView, ...]:
     """The demo game's seats with their race-2 tickets and what each would pay if ``race`` ended now."""
     from companion.screen.table_model import seat_name, ticket_text
     from companion.view.money import ticket_money
-    from companion.view.table_view import build
     view, ticket_table = _payouts_view()
     return tuple(SeatView(seat_name(s.seat, view, language), s.money, None,
                           tuple(ticket_text(b, language) for b in s.tickets), False,
