@@ -165,9 +165,11 @@ class PygameDisplay(Device):
 
         With a decoder, a character key's text input (it follows its key press) is matched to that press; a
         character that comes without a press of its own (the second of two presses of one key within 2 ms,
-        which SDL took for an auto-repeat) is fed as ``repeat``, named after the last key that typed it."""
+        which SDL took for an auto-repeat) is fed as ``repeat``, named after the last key that typed it. A window
+        that was covered and is shown again (an expose event) gets its last frame again at once: the screen draws
+        only what changes, and a window system without a compositor keeps nothing of a covered window."""
         pg = self._pg
-        found = False
+        found = exposed = False
         expected: list[str] = []   # the characters of this batch's key presses, whose text input follows
         for event in events:
             if event.type == pg.KEYDOWN:
@@ -191,6 +193,10 @@ class PygameDisplay(Device):
                         self._decoded(self.burst.feed(name, char, stamp, repeat=True))
             elif event.type == pg.QUIT and self.on_quit is not None:
                 self.on_quit()
+            elif event.type in (pg.WINDOWEXPOSED, pg.VIDEOEXPOSE):
+                exposed = True
+        if exposed:
+            pg.display.flip()  # the display surface still holds the last frame
         return found
 
     def _press(self, name: str) -> None:

@@ -37,6 +37,19 @@ def test_window_keys_reach_on_key_when_presented(monkeypatch):
     assert keys == ["u", "g", "space"] and quit_ == [1]
 
 
+def test_a_window_shown_again_after_being_covered_gets_its_last_frame_at_once(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    with open_display("dummy", size=(320, 240)) as display:
+        flips = []
+        monkeypatch.setattr(pygame.display, "flip", lambda: flips.append(1))
+        display.poll()                                  # nothing happened: the screen did not change, no flip
+        assert flips == []
+        pygame.event.post(pygame.event.Event(pygame.WINDOWEXPOSED))
+        display.poll()                                  # uncovered: the last frame again, without a new one drawn
+        assert flips == [1]
+
+
 def test_no_display_is_a_null_display_with_one_log_line(monkeypatch, caplog):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # restored after; Screen sets the driver it is given
     with caplog.at_level(logging.WARNING, "hotstreak.display"):
