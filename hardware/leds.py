@@ -313,6 +313,17 @@ class MockStrip(LedStrip):
         """The pixels of the newest frame (all off before the first frame)."""
         return self.frames[-1].pixels if self.frames else (OFF,) * self.count
 
+    def set_rows(self, rows: Sequence[Sequence[int]]) -> None:
+        """Lay the window out again with one row of pixel indices per item of ``rows`` (a new lane map: the
+        service mode's calibration); the last frame is drawn at once in the new layout. Nothing without a
+        window. Raises ValueError for an index outside the strip."""
+        bad = [i for row in rows for i in row if not 0 <= i < self.count]
+        if bad:
+            raise ValueError(f"pixel {bad[0]} is not on the strip (expected 0..{self.count - 1})")
+        if self._view is not None:
+            self._view.lay_out(rows)
+            self._view.draw([scale(p, self.brightness) for p in self.last])
+
     def _write(self, pixels: list[Pixel]) -> None:
         self.frames.append(Frame(self.clock(), tuple(pixels)))
         if self._view is not None:
@@ -331,15 +342,18 @@ class _PygameView:
         self.pg = pygame
         self.on_key = on_key
         self.cell = 18
-        if rows:
-            self.rows = [list(r) for r in rows]
-        else:
+        if not rows:
             width = 40
-            self.rows = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
-        cols = max(len(r) for r in self.rows)
+            rows = [list(range(i, min(i + width, count))) for i in range(0, count, width)]
         pygame.display.init()
-        self.screen = pygame.display.set_mode((cols * self.cell + 8, len(self.rows) * (self.cell + 6) + 8))
+        self.lay_out(rows)
         pygame.display.set_caption("Hot Streak LEDs")
+
+    def lay_out(self, rows: Sequence[Sequence[int]]) -> None:
+        """A row of the window per item of ``rows``, the window sized to fit them."""
+        self.rows = [list(r) for r in rows]
+        cols = max((len(r) for r in self.rows), default=1)
+        self.screen = self.pg.display.set_mode((cols * self.cell + 8, len(self.rows) * (self.cell + 6) + 8))
 
     def draw(self, pixels: list[Pixel]) -> None:
         pg = self.pg

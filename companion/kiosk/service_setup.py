@@ -102,6 +102,9 @@ def attach_service(controller: Any, cfg: Config, hw: Any, track: Track, deck: De
         for sink in [controller.lights, *controller.sinks]:
             if getattr(sink, "lane_map", None) is not None:
                 sink.lane_map = lane_map  # the strip and the desktop's LED preview use it at once
+        set_rows = getattr(hw.leds, "set_rows", None)  # a mock strip's own window: laid out by lane again
+        if set_rows is not None:
+            set_rows([lane_map.lane_pixels(lane) for lane in lane_map.lanes])
 
     path = config_target(cfg)
     service = Service(setup, hw.leds, config_path=path, check=lambda text: parse_config(text, str(path)),

@@ -329,6 +329,24 @@ def test_mock_window_draws_lanes_and_forwards_keys(monkeypatch):
         strip.close()
 
 
+def test_mock_window_is_laid_out_again_for_a_new_lane_map(monkeypatch):
+    pygame = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    strip = MockStrip(8, window=True, rows=[[0, 1, 2, 3], [4, 5, 6, 7]])
+    try:
+        strip.show([RED, OFF, OFF, OFF, OFF, OFF, OFF, OFF])
+        before = pygame.display.get_surface().get_size()
+        strip.set_rows([[7, 6], [5, 4], [3, 2], [1, 0]])     # four lanes of two, folded: pixel 0 is lane 4's last
+        surface = pygame.display.get_surface()
+        assert surface.get_size() != before and surface.get_size() == (2 * 18 + 8, 4 * 24 + 8)
+        assert surface.get_at((4 + 18 + 9, 4 + 3 * 24 + 9))[:3] == RED   # the last frame, redrawn in the new rows
+        with pytest.raises(ValueError, match="pixel 8 is not on the strip"):
+            strip.set_rows([[8]])
+    finally:
+        strip.close()
+    MockStrip(4).set_rows([[0, 1], [2, 3]])   # without a window: nothing to lay out
+
+
 # ----- all off is the last frame on every exit path ----------------------------------------------------------
 class WatchedPixelStrip(FakePixelStrip):
     """A fake rpi_ws281x strip that counts what the real one would do after its memory is freed."""

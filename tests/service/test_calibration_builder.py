@@ -214,6 +214,8 @@ def test_the_calibration_at_a_whole_table_journals_nothing_and_the_race_is_shown
         table.start_race()
         table.scan("HS15")
         before, rows = table.status(), [(e.id, e.text) for e in table.journal.entries()]
+        laid: list = []
+        table.strip.set_rows = laid.append                 # the mock strip's window, laid out by lane
         b = TableBuilder(table, tmp_path)
         b.press("undo")
         b.press("go")
@@ -225,4 +227,5 @@ def test_the_calibration_at_a_whole_table_journals_nothing_and_the_race_is_shown
         assert table.status() == before and [(e.id, e.text) for e in table.journal.entries()] == rows
         hurley = table.controller.lights.lane_map.pixels_for(2, 6)
         assert hurley == [38, 39]                         # the new lanes at once (folded: [45, 44])
+        assert [list(row) for row in laid[-1]] == [list(range(28 * k, 28 * k + 28)) for k in range(4)]
         assert all(table.strip.last[p] == table.colours[Mascot.HURLEY] for p in hurley)
