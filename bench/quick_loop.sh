@@ -2,7 +2,7 @@
 # The quick loop's time, as its goal reads it: `pytest -m "not slow"` with two busy loops beside it (each a
 # shell spinning on a core, started here and stopped by PID however this script ends), then once more quiet.
 # Prints the wall time, the CPU time of pytest and its workers, and pytest's own last line for each run, and
-# before each run the host's speed: the CPU seconds of a fixed Python loop (3 million steps; 0.25-0.45 s here, as
+# before each run the host's speed: the CPU seconds of a fixed Python loop (3 million steps; 0.25-0.51 s here, as
 # the shared host's speed drifts, and the quick loop's time drifts with it).
 #
 #   bench/quick_loop.sh [--busy N] [--runs K]     N busy loops (default 2), K runs of each kind (default 1)
