@@ -17,6 +17,7 @@ if os.path.basename(sys.argv[0]) == "hotstreak":  # the console script: guarded 
     guard_start()
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import importlib  # noqa: E402
 from typing import NoReturn  # noqa: E402
 
@@ -38,6 +39,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
+@functools.cache  # read once a process: a command run in process again (the tests) does not search the metadata again
 def installed_version() -> str:
     """The installed package's version (e.g. ``"0.1.0"``), from its metadata; ``"unknown"`` when not installed."""
     import importlib.metadata

@@ -248,8 +248,12 @@ def damaged_files(tmp_path):
 
     def renamed_column(path):
         shutil.copy(DATA / "journal-v0.sqlite", path)
-        with sqlite3.connect(path) as con:
+        con = sqlite3.connect(path)  # closed here: an open connection may still write to the file later
+        try:
             con.execute("ALTER TABLE inputs RENAME COLUMN text TO label")
+            con.commit()
+        finally:
+            con.close()
 
     return {"zero bytes": lambda p: p.write_bytes(b""), "not SQLite": lambda p: p.write_bytes(b"hello " * 200),
             "truncated": truncated, "renamed column": renamed_column}

@@ -94,10 +94,10 @@ def test_core_equals_pure_engine_on_sampled_decks_and_orders():
         assert batch.row_state(i) == race_row_state(race)
 
 
-def _agree(a: Odds, b: Odds, sigmas: float = 4.5) -> None:
+def _agree(a: Odds, b: Odds, sigmas: float = 4.5, point: str = "") -> None:
     for m in MASCOTS:
         for x, y, sx, sy in zip((*a.places[m], a.dq[m]), (*b.places[m], b.dq[m]), a.stderr[m], b.stderr[m]):
-            assert abs(x - y) <= sigmas * np.hypot(sx, sy) + 1e-9, (m, a.places[m], b.places[m])
+            assert abs(x - y) <= sigmas * np.hypot(sx, sy) + 1e-9, (point, m, a.places[m], b.places[m])
 
 
 def _race_after(codes: list[str]) -> Race:
@@ -107,23 +107,25 @@ def _race_after(codes: list[str]) -> Race:
     return race
 
 
-@pytest.mark.parametrize("case", ["start", "mid-pass", "late-pass-hybrid", "third-pass"])  # each 0.2-0.3 s
-def test_estimate_agrees_with_pure_engine(case):
-    known, players, race = FACE_UP_4P, 4, None
-    if case == "mid-pass":
-        race = _race_after(["HS38", "HS13", "HS52", "HS16", "HS27"])
-    elif case == "late-pass-hybrid":  # few cards left: enumerated orderings, then sampling for the rest
-        race = _race_after(FACE_UP_4P[:13])
-    elif case == "third-pass":
-        known, players = STARTING + ["HS05", "HS18", "HS29", "HS40", "HS45"], 9
-        race = Race.from_position("G1.8 H2.10f D4.9t M4.7 fold:2 pass:3 rev:3 cards:HS05,HS18,HS02")
-    fast = estimate(known, players, race, samples=8000, seed=11)
-    slow = estimate_pure(known, players, race, samples=1200, seed=12)
-    assert fast.samples >= 8000 and slow.samples == 1200
-    assert fast.exact is False and fast.unknown == slow.unknown
-    _agree(fast, slow)
+@pytest.mark.slow  # 0.9-1.0 s: four estimates against the pure engine
+def test_estimate_agrees_with_pure_engine_at_four_points_of_a_game():
+    points = {
+        "start": (FACE_UP_4P, 4, None),
+        "mid-pass": (FACE_UP_4P, 4, _race_after(["HS38", "HS13", "HS52", "HS16", "HS27"])),
+        # few cards left: enumerated orderings, then sampling for the rest
+        "late-pass-hybrid": (FACE_UP_4P, 4, _race_after(FACE_UP_4P[:13])),
+        "third-pass": (STARTING + ["HS05", "HS18", "HS29", "HS40", "HS45"], 9,
+                       Race.from_position("G1.8 H2.10f D4.9t M4.7 fold:2 pass:3 rev:3 cards:HS05,HS18,HS02")),
+    }
+    for point, (known, players, race) in points.items():
+        fast = estimate(known, players, race, samples=8000, seed=11)
+        slow = estimate_pure(known, players, race, samples=1200, seed=12)
+        assert fast.samples >= 8000 and slow.samples == 1200, point
+        assert fast.exact is False and fast.unknown == slow.unknown, point
+        _agree(fast, slow, point=point)
 
 
+@pytest.mark.slow  # 0.45-0.5 s: six estimates
 def test_estimate_is_deterministic_and_chunks_run_on_an_executor():
     a = estimate(FACE_UP_4P, 4, samples=900, seed=5)
     assert estimate(FACE_UP_4P, 4, samples=900, rng=np.random.default_rng(5)) == a

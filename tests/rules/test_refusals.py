@@ -352,15 +352,15 @@ def test_every_reason_has_a_line_and_spoken_words_in_every_language(lang):
         assert line and line[0].isupper() or line[0] in "¡¿", line
 
 
-@pytest.mark.parametrize("lang", words.LANGUAGES)
 @pytest.mark.parametrize("setup, reason, fields", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_the_line_of_a_real_refusal_names_no_code_and_no_card(setup, reason, fields, lang):
+def test_the_line_of_a_real_refusal_names_no_code_and_no_card(setup, reason, fields):
     target, text = setup()
     error = refusal_of(target, text)
-    line = words.refusal_line(error, lang)
-    assert line == words.phrase(f"refused-{reason.value}", lang)
-    assert "HS" not in line and text not in line
-    assert not any(str(v) in line for k, v in error.fields.items() if k in ("code", "card", "ticket"))
+    for lang in words.LANGUAGES:
+        line = words.refusal_line(error, lang)
+        assert line == words.phrase(f"refused-{reason.value}", lang), lang
+        assert "HS" not in line and text not in line, (lang, line)
+        assert not any(str(v) in line for k, v in error.fields.items() if k in ("code", "card", "ticket")), line
 
 
 def test_the_voice_says_the_reason_in_a_few_words_never_the_refused_text():
