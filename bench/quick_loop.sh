@@ -5,17 +5,21 @@
 # before each run the host's speed: the CPU seconds of a fixed Python loop (3 million steps; 0.25-0.51 s here, as
 # the shared host's speed drifts, and the quick loop's time drifts with it).
 #
-#   bench/quick_loop.sh [--busy N] [--runs K]     N busy loops (default 2), K runs of each kind (default 1)
+#   bench/quick_loop.sh [--busy N] [--runs K] [--cold]
+#     N busy loops (default 2), K runs of each kind (default 1); --cold: each busy run starts as on a fresh clone,
+#     with the checkout's compiled files (__pycache__) and Hypothesis's cache (.hypothesis) removed first
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
 BUSY=2
 RUNS=1
+COLD=0
 while (($#)); do
     case "$1" in
         --busy) BUSY=${2:?--busy needs a number}; shift ;;
         --runs) RUNS=${2:?--runs needs a number}; shift ;;
-        -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --cold) COLD=1; shift; continue ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "quick_loop.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
     esac
     shift
@@ -54,12 +58,16 @@ one_run() {  # label host-speed
 
 "$PYTHON" -m pytest --collect-only -q -p no:cacheprovider >/dev/null  # warm: compiled modules kept
 for ((run = 1; run <= RUNS; run++)); do
+    if ((COLD)); then
+        find companion hardware tests bench -name __pycache__ -type d -prune -exec rm -rf {} +
+        rm -rf .hypothesis
+    fi
     speed=$(host_speed)  # measured before the busy loops start
     for ((i = 0; i < BUSY; i++)); do
         bash -c 'while :; do :; done' &
         LOOPS+=("$!")
     done
-    one_run "$BUSY busy loops (run $run)" "$speed"
+    one_run "$BUSY busy loops (run $run)$( ((COLD)) && echo ', cold')" "$speed"
     stop_loops
     one_run "quiet (run $run)" "$(host_speed)"
 done

@@ -18,13 +18,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
-# Compiled modules: with PYTHONDONTWRITEBYTECODE set (as on the build machine), every run compiled the package and
-# rewrote the asserts of every test module again, which was most of the time collection takes. They are kept
-# outside the checkout instead (the tree stays free of __pycache__, as that setting wants); docs/bench.md.
-if sys.dont_write_bytecode and not sys.pycache_prefix:
-    sys.pycache_prefix = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
-                                      "hotstreak-pycache")
-    sys.dont_write_bytecode = False
+# Compiled modules: with PYTHONDONTWRITEBYTECODE set (as on the build machine) every run compiled the package and
+# rewrote the asserts of every test module again, which was most of the time collection takes. The tests write
+# them as Python does by default, beside the sources (`__pycache__`, which git ignores): a cache elsewhere
+# (sys.pycache_prefix) also hid the installed libraries' own compiled files, so a first run compiled some 470 of
+# them again in each worker, and every `hotstreak` a test ran compiled the package from its source (docs/bench.md).
+sys.dont_write_bytecode = False
 
 # Hypothesis loads every installed package's plugin at its import: trio (a dependency of selenium) has one, and
 # loading the plugins cost each test process about 0.45 s of its 1.8 s collection. No test here uses one.
@@ -68,10 +67,85 @@ def _waited_since(start: dict[str, float]) -> float:
 
 def pytest_sessionstart(session):
     """Compile the package once before any test runs (a cold cache, as on a fresh clone, would otherwise put the
-    compile time of a module into whichever test imports it first, and the slow check would count it)."""
+    compile time of a module into whichever test imports it first, and the slow check would count it). In the
+    main process of a parallel run this comes before the workers start, so they find it compiled; the test
+    modules are rewritten there too (:func:`_rewrite_test_modules`)."""
     import compileall
     for folder in ("companion", "hardware"):
         compileall.compile_dir(str(ROOT / folder), quiet=2, workers=1)
+    if session.config.pluginmanager.has_plugin("dsession"):  # pytest-xdist's main process, before its workers
+        _rewrite_test_modules(session.config)
+
+
+def _rewrite_test_modules(config) -> None:
+    """Rewrite the asserts of every test module into pytest's cache of rewritten modules, where it is stale.
+
+    Each of xdist's workers imports every test module as it collects; on a cold cache (a fresh clone, a first
+    run) each one rewrote all of them itself, side by side: 3.3 s of CPU a worker here, 13 s for the four
+    (docs/bench.md). Done once here, by two processes, they read it. This uses pytest's own functions for the
+    cache, which are not public: if they change, this does nothing and the workers rewrite as before."""
+    from concurrent.futures import ProcessPoolExecutor
+    from fnmatch import fnmatch
+    import multiprocessing
+    patterns = [*config.getini("python_files"), "conftest.py"]
+    stale = [path for path in sorted((ROOT / "tests").rglob("*.py"))
+             if any(fnmatch(path.name, pattern) for pattern in patterns) and _rewritten(path, config) is None]
+    cold = not (ROOT / ".hypothesis" / "constants").is_dir()  # a fresh clone: Hypothesis has read no source yet
+    if stale or cold:
+        _REWRITING[:] = [config]  # the processes are forked: they have it (a config cannot be pickled)
+        try:
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+                read = pool.submit(_read_the_package_for_hypothesis) if cold else None
+                list(pool.map(_rewrite, stale))
+                if read is not None:
+                    read.result()
+        finally:
+            _REWRITING.clear()
+
+
+def _read_the_package_for_hypothesis() -> None:
+    """Import every module of the package and let Hypothesis read their source for the constants it draws from
+    (it keeps them in ``.hypothesis/constants``), in a process forked by _rewrite_test_modules on a fresh clone:
+    once, not once by each worker (0.9 s of CPU each here). Hypothesis's function for it is not public: if it
+    changes, this does nothing and the workers read the source as before."""
+    import importlib
+    import pkgutil
+    import companion
+    for module in pkgutil.walk_packages(companion.__path__, "companion."):
+        if not module.name.endswith("__main__"):
+            with contextlib.suppress(Exception):
+                importlib.import_module(module.name)
+    with contextlib.suppress(Exception):
+        import _hypothesis_globals
+        from hypothesis.internal.conjecture.providers import _get_local_constants
+        _hypothesis_globals.in_initialization = 0  # this process only: it never runs a test
+        _get_local_constants()
+
+
+_REWRITING: list = []  # [the config] while _rewrite_test_modules runs
+
+
+def _rewrite(path: Path) -> bool | None:
+    """:func:`_rewritten` with ``write``, in a process forked by _rewrite_test_modules."""
+    return _rewritten(path, _REWRITING[0], write=True)
+
+
+def _rewritten(path: Path, config, write: bool = False) -> bool | None:
+    """Whether pytest's cache holds the rewritten ``path`` (after rewriting it there, with ``write``); None if
+    not, or if pytest's functions for it are not what they were."""
+    try:
+        from _pytest.assertion.rewrite import (PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key,
+                                               get_cache_dir)
+        pyc = get_cache_dir(path) / (path.name[:-3] + PYC_TAIL)
+        if _read_pyc(path, pyc) is not None:
+            return True
+        if write:
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            source_hash, code = _rewrite_test(path, config)
+            return _write_pyc(config.stash[assertstate_key], code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError, OSError, SyntaxError):
+        pass  # pytest changed, or a module does not parse: its worker says so when it collects it
+    return None
 
 
 def pytest_collection_finish(session):
