@@ -82,8 +82,9 @@ def _rewrite_test_modules(config) -> None:
 
     Each of xdist's workers imports every test module as it collects; on a cold cache (a fresh clone, a first
     run) each one rewrote all of them itself, side by side: 3.3 s of CPU a worker here, 13 s for the four
-    (docs/bench.md). Done once here, by two processes, they read it. This uses pytest's own functions for the
-    cache, which are not public: if they change, this does nothing and the workers rewrite as before."""
+    (docs/bench.md). Done once here, by two processes, they read it; on a fresh clone one of the two also lets
+    Hypothesis read the package (:func:`_read_the_package_for_hypothesis`). This uses pytest's own functions for
+    the cache, which are not public: if they change, this does nothing and the workers rewrite as before."""
     from concurrent.futures import ProcessPoolExecutor
     from fnmatch import fnmatch
     import multiprocessing
