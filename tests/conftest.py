@@ -271,7 +271,7 @@ def _table_cleared(_kiosks_recorded, tmp_path_factory):
     times a second; the journal's writer), and a few hundred of them left behind slowed every later test
     (docs/bench.md).
 
-    Plain assignments, not ``monkeypatch``: this runs for each of some 2,600 tests, and the monkeypatch fixture's
+    Plain assignments, not ``monkeypatch``: this runs for each of some 2,400 tests, and the monkeypatch fixture's
     set-up and undo were a third of what the test harness adds to a test here (docs/bench.md)."""
     from companion.kiosk import config_path
     home = os.path.join(tmp_path_factory.getbasetemp(), "config-homes", str(next(_HOMES)))
