@@ -337,20 +337,33 @@ def slow_espeak(tmp_path, seconds: int = 60):
     return path
 
 
+def _state(job) -> str:
+    """How a render job (or a dict of them) stands, for a failure message: running, cancelled, its result or
+    the exception it ended with."""
+    if isinstance(job, dict):
+        return ", ".join(f"{text!r}: {_state(each)}" for text, each in job.items()) or "no job"
+    if not isinstance(job, concurrent.futures.Future):
+        return f"not a job but {job!r}"
+    if not job.done():
+        return "running"
+    return "cancelled" if job.cancelled() else repr(job.exception() or job.result())
+
+
 def test_close_during_the_first_start_prerender_kills_espeak_and_ends_the_worker(tmp_path):
     clock = FakeClock()
     voice = Voice(MockAudio(clock), "en-gb", clock, VoiceCache(tmp_path / "cache", espeak=str(slow_espeak(tmp_path))))
+    assert voice.enabled, f"{voice.cache.espeak} was not found"
     future = voice.prerender([f"line {k}" for k in range(300)])
     voice.say("Hurley down!", 1)
     deadline = time.monotonic() + 5
     while not voice.cache._procs and time.monotonic() < deadline:
         time.sleep(0.01)                               # wait until espeak-ng is really running
-    assert voice.cache._procs
+    assert voice.cache._procs, f"espeak-ng never started: pre-render {_state(future)}, now {_state(voice._jobs)}"
     voice.close()
     assert future.result(timeout=2) == 0              # the pre-render ended (it would take 300 minutes)
     now_job = voice._jobs["Hurley down!"]              # the on-demand render ended too
     done, _ = concurrent.futures.wait([now_job], timeout=2)
-    assert done and (now_job.cancelled() or isinstance(now_job.exception(), VoiceUnavailable))
+    assert done and (now_job.cancelled() or isinstance(now_job.exception(), VoiceUnavailable)), _state(now_job)
     assert not voice.cache._procs
     assert voice.update() is None
 
