@@ -156,21 +156,31 @@ def test_wrong_consent_codes_slow_their_address_never_the_seats_owner():
 
 # ----- no phone can slow the table --------------------------------------------------------------------------
 @pytest.mark.slow
-def test_a_scan_reaches_the_phones_within_250_ms_after_a_phone_hour_of_inputs(tmp_path):
+def test_a_scan_after_a_phone_hour_of_inputs_costs_the_table_one_entry_not_the_hour(tmp_path, monkeypatch):
+    """A kiosk started on a journal of 7,200 phone renames (an hour at two a second), then a scan: it reaches
+    /api/view, and on its way the table made one new entry's view and folded one entry into the seating,
+    replaying nothing. Counted, not timed: a time limit here measured the machine's load as much as the
+    table (docs/bench.md has the time, from `bench/attack.py --cafe`)."""
+    from companion.kiosk import current_game
+    from companion.web.seating import Seating
     db = tmp_path / "journal.db"
     game = [Entry(1, 0.0, "scan", "HS-NEW"), Entry(2, 0.0, "scan", "HS-PLAYERS-3"), Entry(3, 0.0, "scan", "HS-GO")]
     game += [Entry(4 + k, 0.0, "web", f"HS-NAME-1:Ann {k % 10}") for k in range(7200)]  # twice a second, an hour
     with Journal(db) as journal:
         journal.rebuild(game)  # written in one transaction (7,200 appends would take a minute of fsyncs)
+    work: dict[str, list[object]] = {"views": [], "folds": [], "replays": []}
+    made, fold, replay = current_game.Journaled, Seating.fold, current_game.replay
     with LiveTable(db, limit=FAST) as table:
         table.wait_idle()
         version = view(table)["version"]
+        monkeypatch.setattr(current_game, "Journaled", lambda *a: work["views"].append(a[2]) or made(*a))
+        monkeypatch.setattr(Seating, "fold", lambda self, e: work["folds"].append(e.text) or fold(self, e))
+        monkeypatch.setattr(current_game, "replay", lambda *a: work["replays"].append(a) or replay(*a))
         began = time.monotonic()
         table.scan("HS-T-HURLEY-1-S")
         while (got := view(table))["version"] == version or not got["seats"][0]["tickets"]:
-            assert time.monotonic() - began < 5.0, "the scan never reached /api/view"
-        took = time.monotonic() - began
-    assert took < 0.25, f"the scan took {took * 1000:.0f} ms to reach /api/view"
+            assert time.monotonic() - began < 5.0, f"the scan never reached /api/view: {work}"
+    assert work == {"views": ["HS-T-HURLEY-1-S"], "folds": ["HS-T-HURLEY-1-S"], "replays": []}
 
 
 def test_status_text_names_the_join_url_and_the_seat_codes(tmp_path, capsys):
