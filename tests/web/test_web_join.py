@@ -155,7 +155,6 @@ def test_wrong_consent_codes_slow_their_address_never_the_seats_owner():
 
 
 # ----- no phone can slow the table --------------------------------------------------------------------------
-@pytest.mark.slow
 def test_a_scan_after_a_phone_hour_of_inputs_costs_the_table_one_entry_not_the_hour(tmp_path, monkeypatch):
     """A kiosk started on a journal of 7,200 phone renames (an hour at two a second), then a scan: it reaches
     /api/view, and on its way the table made one new entry's view and folded one entry into the seating,
