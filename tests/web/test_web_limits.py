@@ -394,7 +394,6 @@ VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text
 BODIES = st.dictionaries(st.sampled_from(["seat", "name", "token", "mascot", "answer", "double"]), VALUES, max_size=6)
 
 
-@pytest.mark.slow  # waits out real deadlines: 1.4 s with two busy loops
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=BODIES, path=st.sampled_from(PATHS), owner=st.booleans())
 def test_no_request_body_gives_a_5xx(betting_table, body, path, owner):
