@@ -110,8 +110,10 @@ def _rewrite_test_modules(config) -> None:
 def _read_the_package_for_hypothesis() -> None:
     """Import every module of the package and let Hypothesis read their source for the constants it draws from
     (it keeps them in ``.hypothesis/constants``), in a process forked by _rewrite_test_modules on a fresh clone:
-    once, not once by each worker (0.9 s of CPU each here). Hypothesis's function for it is not public: if it
-    changes, this does nothing and the workers read the source as before."""
+    once, not once by each worker (0.9 s of CPU each here). Then let it work out the characters ``st.text()``
+    draws from (kept in ``.hypothesis/unicode_data``): in each worker that took 1.1 s of the first test to draw
+    text, which then failed the slow check. Hypothesis's functions for these are not public: if they change,
+    this does nothing and the workers do the work as before."""
     import importlib
     import pkgutil
     import companion
@@ -124,6 +126,10 @@ def _read_the_package_for_hypothesis() -> None:
         from hypothesis.internal.conjecture.providers import _get_local_constants
         _hypothesis_globals.in_initialization = 0  # this process only: it never runs a test
         _get_local_constants()
+    with contextlib.suppress(Exception):  # what st.text() draws from: 1.1 s to work out in the first test using it
+        from hypothesis.internal.charmap import charmap, intervals_from_codec
+        charmap()
+        intervals_from_codec("utf-8")
 
 
 _REWRITING: list = []  # [the config] while _rewrite_test_modules runs
